@@ -1,0 +1,553 @@
+#include "codegen/emit_elementwise.hpp"
+
+#include <algorithm>
+#include <functional>
+
+#include <fmt/format.h>
+
+#include "codegen/ctypes.hpp"
+#include "codegen/source_writer.hpp"
+
+namespace loom::codegen {
+
+using detail::Op;
+
+std::uint64_t key_digest(const std::string& key) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : key) h = (h ^ c) * 0x100000001b3ULL;
+  return h;
+}
+
+namespace {
+
+const char* path_name(Path p) {
+  switch (p) {
+    case Path::Flat: return "flat";
+    case Path::Rows: return "rows";
+    case Path::Unravel: return "unravel";
+  }
+  return "?";
+}
+
+std::string leaf_label(const KernelPlan& p, int j) {
+  switch (p.leaves[static_cast<std::size_t>(j)].kind) {
+    case LeafKind::Buffer: return fmt::format("in{}", j);
+    case LeafKind::Scalar: return fmt::format("s{}", j);
+    case LeafKind::Arange: return fmt::format("arange{}", j);
+    case LeafKind::Linspace: return fmt::format("linspace{}", j);
+    case LeafKind::Eye: return fmt::format("eye{}", j);
+  }
+  return "?";
+}
+
+// The compute dtype of an op: what its inputs were cast to.
+DType compute_dtype(const KernelPlan& p, const KValue& v) {
+  const int i = v.op == Op::Where ? v.in[1] : v.in[0];
+  return i >= 0 ? p.values[static_cast<std::size_t>(i)].dtype : v.dtype;
+}
+
+std::string apply_pattern(std::string pat, const std::array<std::string, 3>& args,
+                          const std::string& target) {
+  std::string out;
+  for (std::size_t i = 0; i < pat.size(); ++i) {
+    if (pat[i] == '{' && i + 2 < pat.size() && pat[i + 2] == '}') {
+      const char c = pat[i + 1];
+      if (c >= '0' && c <= '2') {
+        out += args[static_cast<std::size_t>(c - '0')];
+        i += 2;
+        continue;
+      }
+      if (c == 'T') {
+        out += target;
+        i += 2;
+        continue;
+      }
+    }
+    out += pat[i];
+  }
+  return out;
+}
+
+class Emitter {
+ public:
+  Emitter(const KernelPlan& p, std::span<const Param> params) : p_(p), params_(params) {
+    nd_ = p.shape.size();
+    idx_t_ = p.index32 ? "int" : "long long";
+  }
+
+  KernelSource run() {
+    KernelSource ks;
+    ks.name = kernel_name(p_);
+    bool half = false, complex = false;
+    for (const KValue& v : p_.values) {
+      half = half || is_half(v.dtype);
+      complex = complex || is_complex(v.dtype);
+    }
+    ks.headers.push_back("loom_core.cuh");
+    if (complex) ks.headers.push_back("loom_complex.cuh");
+    if (half) ks.headers.push_back("loom_half.cuh");
+    ks.needs_cuda_include = half;
+
+    w_.line("// loom kernel {}", ks.name);
+    for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
+      w_.line("// out{} = {}", o, expression_text(p_, static_cast<int>(o)));
+    }
+    w_.line("// {} loop over {} elements in {} dims, {}-bit indexing, {} element(s) per access",
+            path_name(p_.path), p_.numel, nd_, p_.index32 ? 32 : 64, p_.vec);
+    w_.line("// structural key {:016x}: scalars, sizes and strides are arguments",
+            key_digest(p_.key));
+    for (const std::string& h : ks.headers) w_.line("#include \"{}\"", h);
+    w_.blank();
+    emit_args();
+    emit_unravel_helpers();
+    emit_element();
+    emit_kernel(ks.name);
+    ks.text = w_.take();
+    return ks;
+  }
+
+ private:
+  const Leaf& leaf(int j) const { return p_.leaves[static_cast<std::size_t>(j)]; }
+  const KValue& value(int i) const { return p_.values[static_cast<std::size_t>(i)]; }
+
+  void emit_args() {
+    w_.open_block("struct Args");
+    for (const Param& q : params_) {
+      std::string note;
+      if (q.kind == ParamKind::OutPtr) {
+        const KValue& v = value(p_.outputs[static_cast<std::size_t>(q.index)]);
+        note = fmt::format("  // {}{}", name(v.dtype), to_string(v.node ? v.node->shape : Shape{}));
+      } else if (q.kind == ParamKind::InPtr) {
+        note = fmt::format("  // {}{}", name(leaf(q.index).dtype), to_string(leaf(q.index).node->shape));
+      } else if (q.kind == ParamKind::ScalarValue && q.sub == 0) {
+        note = fmt::format("  // constant {}", name(leaf(q.index).dtype));
+      }
+      w_.line("{} {};{}", q.ctype, q.name, note);
+    }
+    w_.close_block(";");
+    w_.blank();
+  }
+
+  // Digit fallback for leaves reached through a reshape whose layout does not factor.
+  void emit_unravel_helpers() {
+    for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
+      const Leaf& l = leaf(j);
+      if (!l.unravel) continue;
+      const int k = l.shape.size();
+      w_.line("// {}: a C-order index into {} split into digits", leaf_label(p_, j), to_string(l.shape));
+      if (l.kind == LeafKind::Buffer) {
+        w_.open_block(fmt::format("__device__ __forceinline__ long long u{}_offset(const Args& a, long long L)", j));
+        w_.line("long long off = 0;");
+        for (int d = k - 1; d >= 1; --d) {
+          w_.line("off += (L % a.u{0}_n{1}) * a.u{0}_st{1};", j, d);
+          w_.line("L /= a.u{}_n{};", j, d);
+        }
+        if (k >= 1) w_.line("off += L * a.u{}_st0;", j);
+        w_.line("return off;");
+      } else {
+        w_.open_block(fmt::format("__device__ __forceinline__ void u{}_rc(const Args& a, long long L, long long& r, long long& c)", j));
+        w_.line("c = L % a.u{}_n1;", j);
+        w_.line("r = L / a.u{}_n1;", j);
+      }
+      w_.close_block();
+      w_.blank();
+    }
+  }
+
+  std::string scalar_expr(int j) const {
+    const Leaf& l = leaf(j);
+    const std::string s = fmt::format("a.s{}", j);
+    switch (kind(l.dtype)) {
+      case DKind::Bool: return s + " != 0";
+      case DKind::Signed:
+      case DKind::Unsigned: return fmt::format("({}){}", register_ctype(l.dtype), s);
+      case DKind::Float: return fmt::format("({}){}", register_ctype(l.dtype), s);
+      case DKind::Complex: {
+        const char* comp = l.dtype == DType::Complex64 ? "float" : "double";
+        return fmt::format("{}{{({}){}_re, ({}){}_im}}", storage_ctype(l.dtype), comp, s, comp, s);
+      }
+    }
+    return s;
+  }
+
+  std::string generator_expr(int j) const {
+    const Leaf& l = leaf(j);
+    const std::string g = fmt::format("a.g{}", j);
+    const DType t = l.dtype;
+    const std::string tgt = cast_target(t);
+    if (l.kind == LeafKind::Eye) {
+      return fmt::format("loom::cast<{}>(c{} - r{} == {}_k)", tgt, j, j, g);
+    }
+    if (l.kind == LeafKind::Linspace) {
+      const std::string val = fmt::format(
+          "(p{0} == {1}_last ? {1}_stop : __dadd_rn(__dmul_rn((double)p{0}, {1}_step), {1}_start))",
+          j, g);
+      if (is_integer(t) || is_bool(t)) return fmt::format("loom::cast<{}>(floor({}))", tgt, val);
+      return fmt::format("loom::cast<{}>({})", tgt, val);
+    }
+    // arange: NumPy fills start + i * delta in the dtype, the second element exactly.
+    if (!is_inexact(t)) {
+      const char* wide = is_unsigned_int(t) ? "unsigned long long" : "long long";
+      return fmt::format("loom::cast<{}>({} + {} * ({})p{})", tgt, fmt::format("{}_start", g),
+                         fmt::format("{}_step", g), wide, j);
+    }
+    if (t == DType::Float64) {
+      return fmt::format("(p{1} == 1 ? {0}_second : __dadd_rn({0}_start, __dmul_rn((double)p{1}, {0}_step)))",
+                         g, j);
+    }
+    return fmt::format(
+        "(p{1} == 1 ? (float){0}_second : loom::cast<{2}>(__fadd_rn((float){0}_start, __fmul_rn((float)p{1}, (float){0}_step))))",
+        g, j, tgt);
+  }
+
+  std::string load_expr(const Leaf& l, const std::string& x) const {
+    if (l.dtype == DType::Float16) return fmt::format("__half2float({})", x);
+    if (l.dtype == DType::BFloat16) return fmt::format("__bfloat162float({})", x);
+    return x;
+  }
+
+  std::string store_expr(DType t, const std::string& v) const {
+    if (t == DType::Float16) return fmt::format("__float2half_rn({})", v);
+    if (t == DType::BFloat16) return fmt::format("__float2bfloat16_rn({})", v);
+    return v;
+  }
+
+  void emit_element() {
+    std::vector<std::string> args{"const Args& a"};
+    for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
+      const Leaf& l = leaf(j);
+      switch (l.kind) {
+        case LeafKind::Buffer: args.push_back(fmt::format("{} in{}", storage_ctype(l.dtype), j)); break;
+        case LeafKind::Scalar: break;
+        case LeafKind::Arange:
+        case LeafKind::Linspace: args.push_back(fmt::format("long long p{}", j)); break;
+        case LeafKind::Eye:
+          args.push_back(fmt::format("long long r{}", j));
+          args.push_back(fmt::format("long long c{}", j));
+          break;
+      }
+    }
+    for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
+      args.push_back(fmt::format("{}& out{}", storage_ctype(value(p_.outputs[o]).dtype), o));
+    }
+    w_.line("// One element: its inputs in, its outputs out.");
+    w_.open_block(fmt::format("__device__ __forceinline__ void element({})", fmt::join(args, ", ")));
+    for (int i = 0; i < static_cast<int>(p_.values.size()); ++i) {
+      const KValue& v = value(i);
+      const std::string reg = register_ctype(v.dtype);
+      if (v.leaf >= 0) {
+        const Leaf& l = leaf(v.leaf);
+        std::string e;
+        switch (l.kind) {
+          case LeafKind::Buffer: e = load_expr(l, fmt::format("in{}", v.leaf)); break;
+          case LeafKind::Scalar: e = scalar_expr(v.leaf); break;
+          default: e = generator_expr(v.leaf); break;
+        }
+        w_.line("const {} v{} = {};  // {} {}", reg, i, e, leaf_label(p_, v.leaf), name(v.dtype));
+        continue;
+      }
+      std::array<std::string, 3> in;
+      for (int k = 0; k < 3; ++k) {
+        if (v.in[static_cast<std::size_t>(k)] >= 0) in[static_cast<std::size_t>(k)] = fmt::format("v{}", v.in[static_cast<std::size_t>(k)]);
+      }
+      const detail::OpInfo& info = detail::op_info(v.op);
+      const DType ct = compute_dtype(p_, v);
+      const bool int_like = is_bool(ct) || is_integer(ct);
+      const std::string pat = int_like && info.cuda_int[0] != '\0' ? info.cuda_int : info.cuda;
+      std::string e = apply_pattern(pat, in, cast_target(v.dtype));
+      if (is_half(v.dtype) && v.op != Op::Cast) {
+        e = fmt::format("loom::cast<{}>({})", cast_target(v.dtype), e);  // round as NumPy does
+      }
+      w_.line("const {} v{} = {};  // {}", reg, i, e, info.name);
+    }
+    for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
+      const int i = p_.outputs[o];
+      w_.line("out{} = {};", o, store_expr(value(i).dtype, fmt::format("v{}", i)));
+    }
+    w_.close_block();
+    w_.blank();
+  }
+
+  // The index expression of affine `sub` of leaf j at inner position `pos`, given the row base
+  // (rows path), or the flat/unravelled index.
+  std::string affine_at(int j, int sub, const std::string& base, const std::string& pos) const {
+    const Affine& a = leaf(j).idx[static_cast<std::size_t>(sub)];
+    const std::string st = sub_name(j, sub);
+    switch (step_of(a, nd_)) {
+      case Step::Zero: return base;
+      case Step::Unit: return fmt::format("{} + {}", base, pos);
+      case Step::Strided: return fmt::format("{} + {} * a.{}_st{}", base, pos, st, nd_ - 1);
+    }
+    return base;
+  }
+
+  std::string sub_name(int j, int sub) const {
+    const Leaf& l = leaf(j);
+    if (l.kind == LeafKind::Buffer) return fmt::format("in{}", j);
+    if (l.kind == LeafKind::Eye) return fmt::format("g{}_{}", j, sub == 0 ? "row" : "col");
+    return fmt::format("g{}", j);
+  }
+
+  // Sum over the outer dims of o_d * stride.
+  std::string outer_sum(int j, int sub, int dims) const {
+    std::string s;
+    for (int d = 0; d < dims; ++d) {
+      s += fmt::format("{}o{} * a.{}_st{}", s.empty() ? "" : " + ", d, sub_name(j, sub), d);
+    }
+    return s.empty() ? "0" : s;
+  }
+
+  std::string lin_of(int j, const std::string& inner) const {
+    std::string s = fmt::format("a.u{}_lin", j);
+    for (int d = 0; d < nd_; ++d) {
+      const std::string o = (d == nd_ - 1) ? inner : fmt::format("o{}", d);
+      s += fmt::format(" + (long long)({}) * a.u{}_lin_st{}", o, j, d);
+    }
+    return s;
+  }
+
+  // The element call at inner position `pos` (scalar path): loads and positions inline.
+  void emit_scalar_call(const std::string& pos, const std::string& out_index) {
+    std::vector<std::string> args{"a"};
+    for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
+      const Leaf& l = leaf(j);
+      if (l.kind == LeafKind::Scalar) continue;
+      if (l.unravel) {
+        if (l.kind == LeafKind::Buffer) {
+          args.push_back(fmt::format("a.in{}[u{}_offset(a, {})]", j, j, lin_of(j, pos)));
+        } else {
+          w_.line("long long r{0}, c{0};", j);
+          w_.line("u{0}_rc(a, {1}, r{0}, c{0});", j, lin_of(j, pos));
+          args.push_back(fmt::format("r{}", j));
+          args.push_back(fmt::format("c{}", j));
+        }
+        continue;
+      }
+      const int subs = l.kind == LeafKind::Eye ? 2 : 1;
+      for (int sub = 0; sub < subs; ++sub) {
+        if (l.kind == LeafKind::Buffer) {
+          args.push_back(fmt::format("{}[{}]", ptr_name(j), buffer_index(j, pos)));
+        } else {
+          args.push_back(fmt::format("(long long)({})", affine_at(j, sub, base_name(j, sub), pos)));
+        }
+      }
+    }
+    for (std::size_t o = 0; o < p_.outputs.size(); ++o) args.push_back(fmt::format("{}[{}]", out_ptr(o), out_index));
+    w_.line("element({});", fmt::join(args, ", "));
+  }
+
+  // For buffers the row base is folded into the pointer; this is the index after it.
+  std::string buffer_index(int j, const std::string& pos) const {
+    switch (step_of(leaf(j).idx[0], nd_)) {
+      case Step::Zero: return "0";
+      case Step::Unit: return pos;
+      case Step::Strided: return fmt::format("{} * a.in{}_st{}", pos, j, nd_ - 1);
+    }
+    return "0";
+  }
+
+  std::string base_name(int j, int sub) const {
+    const Leaf& l = leaf(j);
+    if (l.kind == LeafKind::Buffer) return fmt::format("b{}", j);
+    return fmt::format("q{}{}", j, sub == 1 ? "c" : "");
+  }
+  std::string ptr_name(int j) const { return fmt::format("b{}", j); }
+  std::string out_ptr(std::size_t o) const { return fmt::format("y{}", o); }
+
+  // Declares the per-row (or per-element) bases: pointers for buffers, positions for generators.
+  void emit_bases(int outer_dims, const std::string& out_base) {
+    for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
+      const Leaf& l = leaf(j);
+      if (l.kind == LeafKind::Scalar || l.unravel) continue;
+      if (l.kind == LeafKind::Buffer) {
+        w_.line("const {}* {} = a.in{} + {};", storage_ctype(l.dtype), ptr_name(j), j, outer_sum(j, 0, outer_dims));
+        continue;
+      }
+      const int subs = l.kind == LeafKind::Eye ? 2 : 1;
+      for (int sub = 0; sub < subs; ++sub) {
+        const std::string off = l.kind == LeafKind::Eye ? fmt::format("a.{}_off", sub_name(j, sub))
+                                                        : fmt::format("a.g{}_off", j);
+        w_.line("const long long {} = {} + {};", base_name(j, sub), off, outer_sum(j, sub, outer_dims));
+      }
+    }
+    for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
+      w_.line("{}* {} = a.out{} + {};", storage_ctype(value(p_.outputs[o]).dtype), out_ptr(o), o, out_base);
+    }
+  }
+
+  // The vector body at inner position `i` (all buffers unit or zero step).
+  void emit_vector_body(const std::string& i) {
+    const int v = p_.vec;
+    for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
+      const Leaf& l = leaf(j);
+      if (l.kind != LeafKind::Buffer) continue;
+      const char* s = storage_ctype(l.dtype);
+      if (step_of(l.idx[0], nd_) == Step::Unit) {
+        w_.line("const loom::Vec<{0}, {1}> x{2} = *reinterpret_cast<const loom::Vec<{0}, {1}>*>({3} + {4});",
+                v, s, j, ptr_name(j), i);
+      } else {
+        w_.line("const {} x{} = {}[0];", s, j, ptr_name(j));
+      }
+    }
+    for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
+      w_.line("loom::Vec<{}, {}> z{};", v, storage_ctype(value(p_.outputs[o]).dtype), o);
+    }
+    w_.line("#pragma unroll");
+    w_.open_block(fmt::format("for (int e = 0; e < {}; ++e)", v));
+    std::vector<std::string> args{"a"};
+    const std::string pos = fmt::format("{} + e", i);
+    for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
+      const Leaf& l = leaf(j);
+      if (l.kind == LeafKind::Scalar) continue;
+      if (l.kind == LeafKind::Buffer) {
+        args.push_back(step_of(l.idx[0], nd_) == Step::Unit ? fmt::format("x{}.v[e]", j) : fmt::format("x{}", j));
+        continue;
+      }
+      const int subs = l.kind == LeafKind::Eye ? 2 : 1;
+      for (int sub = 0; sub < subs; ++sub) args.push_back(fmt::format("(long long)({})", affine_at(j, sub, base_name(j, sub), pos)));
+    }
+    for (std::size_t o = 0; o < p_.outputs.size(); ++o) args.push_back(fmt::format("z{}.v[e]", o));
+    w_.line("element({});", fmt::join(args, ", "));
+    w_.close_block();
+    for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
+      w_.line("*reinterpret_cast<loom::Vec<{0}, {1}>*>({2} + {3}) = z{4};", v,
+              storage_ctype(value(p_.outputs[o]).dtype), out_ptr(o), i, o);
+    }
+  }
+
+  void emit_kernel(const std::string& name) {
+    const int v = p_.vec;
+    const std::string it = idx_t_;
+    w_.line("extern \"C\" __global__ void __launch_bounds__(256)");
+    w_.open_block(fmt::format("{}(const __grid_constant__ Args a)", name));
+    switch (p_.path) {
+      case Path::Flat: {
+        w_.line("const {0} i = (({0})blockIdx.x * blockDim.x + threadIdx.x) * {1};", it, v);
+        w_.line("if (i >= a.n) return;");
+        emit_bases(0, "0");
+        if (v > 1) {
+          w_.open_block(fmt::format("if (a.n - i >= {})", v));
+          emit_vector_body("i");
+          w_.line("return;");
+          w_.close_block();
+        }
+        w_.open_block(fmt::format("for ({0} k = i; k < a.n && k < i + {1}; ++k)", it, v));
+        emit_scalar_call("k", "k");
+        w_.close_block();
+        break;
+      }
+      case Path::Rows: {
+        w_.line("const {0} i = (({0})blockIdx.x * blockDim.x + threadIdx.x) * {1};", it, v);
+        w_.line("if (i >= a.inner) return;");
+        w_.open_block(fmt::format(
+            "for ({0} row = ({0})blockIdx.y * blockDim.y + threadIdx.y; row < a.rows; row += ({0})gridDim.y * blockDim.y)",
+            it));
+        emit_unravel("row", nd_ - 1);
+        emit_bases(nd_ - 1, "row * a.inner");
+        if (v > 1) {
+          w_.open_block(fmt::format("if (a.inner - i >= {})", v));
+          emit_vector_body("i");
+          w_.line("continue;");
+          w_.close_block();
+        }
+        w_.open_block(fmt::format("for ({0} k = i; k < a.inner && k < i + {1}; ++k)", it, v));
+        emit_scalar_call("k", "k");
+        w_.close_block();
+        w_.close_block();
+        break;
+      }
+      case Path::Unravel: {
+        w_.line("const {0} l = ({0})blockIdx.x * blockDim.x + threadIdx.x;", it);
+        w_.line("if (l >= a.n) return;");
+        emit_unravel("l", nd_);
+        emit_bases(nd_ - 1, "0");
+        emit_scalar_call(fmt::format("o{}", nd_ - 1), "l");
+        break;
+      }
+    }
+    w_.close_block();
+  }
+
+  // o0..o(dims-1) from a linear index over the first `dims` iteration dims.
+  void emit_unravel(const std::string& linear, int dims) {
+    if (dims == 1) {
+      w_.line("const {} o0 = {};", idx_t_, linear);
+      return;
+    }
+    w_.line("{} r = {};", idx_t_, linear);
+    for (int d = dims - 1; d >= 1; --d) {
+      w_.line("const {0} o{1} = r % ({0})a.n{1};", idx_t_, d);
+      w_.line("r /= ({})a.n{};", idx_t_, d);
+    }
+    w_.line("const {} o0 = r;", idx_t_);
+  }
+
+  const KernelPlan& p_;
+  std::span<const Param> params_;
+  int nd_ = 0;
+  std::string idx_t_;
+  SourceWriter w_;
+};
+
+}  // namespace
+
+std::string expression_text(const KernelPlan& p, int output) {
+  std::string out;
+  // Iterative rendering would be tidier; plans are small (bounded by max_kernel_ops).
+  std::function<void(int, int)> render = [&](int i, int depth) {
+    if (out.size() > 240) return;
+    const KValue& v = p.values[static_cast<std::size_t>(i)];
+    if (v.leaf >= 0) {
+      out += leaf_label(p, v.leaf);
+      return;
+    }
+    if (depth > 24) {
+      out += "...";
+      return;
+    }
+    out += v.op == Op::Cast ? fmt::format("astype<{}>", name(v.dtype)) : detail::op_name(v.op);
+    out += "(";
+    for (int k = 0; k < 3 && v.in[static_cast<std::size_t>(k)] >= 0; ++k) {
+      if (k) out += ", ";
+      render(v.in[static_cast<std::size_t>(k)], depth + 1);
+    }
+    out += ")";
+  };
+  render(p.outputs[static_cast<std::size_t>(output)], 0);
+  if (out.size() > 240) out = out.substr(0, 240) + "...";
+  return out;
+}
+
+std::string kernel_name(const KernelPlan& p) {
+  std::vector<std::string> ops;
+  for (const KValue& v : p.values) {
+    if (v.leaf >= 0 || v.op == Op::Cast) continue;
+    std::string n = detail::op_name(v.op);
+    if (n == "multiply") n = "mul";
+    if (n == "subtract") n = "sub";
+    if (n == "true_divide") n = "div";
+    if (n == "absolute") n = "abs";
+    if (n == "negative") n = "neg";
+    if (std::find(ops.begin(), ops.end(), n) == ops.end()) ops.push_back(n);
+  }
+  if (ops.empty()) {
+    for (const Leaf& l : p.leaves) {
+      const char* n = l.kind == LeafKind::Buffer ? "copy" : l.kind == LeafKind::Scalar ? "fill"
+                      : l.kind == LeafKind::Arange ? "arange" : l.kind == LeafKind::Linspace ? "linspace" : "eye";
+      if (std::find(ops.begin(), ops.end(), n) == ops.end()) ops.push_back(n);
+    }
+  }
+  if (ops.size() > 4) {
+    ops.resize(4);
+    ops.push_back("etc");
+  }
+  const DType t = p.values[static_cast<std::size_t>(p.outputs.front())].dtype;
+  return fmt::format("loom_ew_{}_{}_{:08x}", fmt::join(ops, "_"), short_name(t),
+                     static_cast<std::uint32_t>(key_digest(p.key) >> 32));
+}
+
+KernelSource emit_elementwise(const KernelPlan& plan, std::span<const Param> params) {
+  return Emitter(plan, params).run();
+}
+
+}  // namespace loom::codegen

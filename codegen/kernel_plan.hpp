@@ -1,0 +1,144 @@
+#pragma once
+// Kernel planning (the second pass of realize, after partition): for one KernelGroup, works out
+// how every leaf is indexed from the kernel's iteration space (views composed into affine maps,
+// reshapes as C-order linear indices), collapses contiguous dims, chooses the launch path, and
+// builds the structural key (DESIGN.md decision 3). It generates no source text: a repeated
+// eval() runs this and hits the kernel cache. emit_elementwise.hpp turns a plan into source.
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "codegen/partition.hpp"
+
+namespace loom::codegen {
+
+// value = c0 + sum over iteration dims d of c[d] * o[d]
+struct Affine {
+  std::int64_t c0 = 0;
+  std::array<std::int64_t, kMaxDims> c{};
+  friend bool operator==(const Affine&, const Affine&) = default;
+};
+
+enum class LeafKind : std::uint8_t { Buffer, Scalar, Arange, Linspace, Eye };
+
+// How an affine index varies along the innermost iteration dim; part of the key.
+enum class Step : std::uint8_t { Zero, Unit, Strided };
+
+struct Leaf {
+  LeafKind kind = LeafKind::Buffer;
+  const Node* node = nullptr;  // buffer/evaluated/materialized node, constant or generator
+  DType dtype = DType::Float32;
+  // Buffer: idx[0] is the element offset from the node's data. Arange/Linspace: idx[0] is the
+  // position. Eye: idx[0], idx[1] are row and column.
+  std::array<Affine, 2> idx{};
+  int num_idx = 0;
+  // Unravel fallback: the index arrives as a C-order linear index `lin` over `shape` and is
+  // split into digits in the kernel (a reshape of a layout that does not factor).
+  bool unravel = false;
+  Affine lin;
+  Shape shape;    // unravel: the node's shape
+  Shape strides;  // unravel Buffer: element strides
+};
+
+// One value the kernel computes: an op on earlier values, or a leaf read.
+struct KValue {
+  detail::Op op = detail::Op::Constant;
+  DType dtype = DType::Float32;  // the node's dtype
+  std::array<int, 3> in{-1, -1, -1};
+  int leaf = -1;                 // >= 0: reads leaves[leaf]
+  const Node* node = nullptr;    // for comments in the source
+};
+
+enum class Path : std::uint8_t {
+  Flat,     // one dim: a flat loop, 16-byte vectors when every operand allows
+  Rows,     // >= 2 dims, long rows: 2-D grid, the outer index unravelled once per row
+  Unravel,  // >= 2 dims, short rows: flat loop, every index unravelled
+};
+
+struct KernelPlan {
+  Shape shape;                 // iteration shape after collapsing (outputs are C-contiguous)
+  std::int64_t numel = 0;
+  std::vector<Leaf> leaves;
+  std::vector<KValue> values;  // inputs before users
+  std::vector<int> outputs;    // value index per root
+  std::vector<NodeRef> roots;
+  Path path = Path::Flat;
+  bool index32 = true;
+  int vec = 1;                 // elements per thread per step (16-byte accesses when > 1)
+  std::string key;             // structural key: equal keys <=> identical source
+  std::vector<const Node*> needs_cut;  // views that must be materialized first (re-partition)
+};
+
+struct PlanOptions {
+  bool allow_vectorize = true;
+};
+
+// Plans the kernel of `group`; `boundary` are the nodes other groups of the plan compute (read
+// as contiguous buffers). When needs_cut is not empty the plan is unusable: partition again
+// with those nodes cut.
+KernelPlan plan_kernel(const KernelGroup& group, std::span<const NodeRef> boundary,
+                       const PlanOptions& options = {});
+
+// Whether every vector access of the plan is aligned given the actual addresses (a different
+// key when not: the plan is then made again with vec = 1).
+using AddressOf = std::function<const void*(const Node*)>;
+bool vector_aligned(const KernelPlan& plan, const AddressOf& address_of,
+                    std::span<void* const> outputs);
+void drop_vectors(KernelPlan& plan);
+
+Step step_of(const Affine& a, int ndim);
+std::string to_string(const KernelPlan& plan);
+
+// --- kernel parameters ---
+// Every parameter is one or two 8-byte words of a struct the kernel takes by value; emitter and
+// packer walk the same list, so their layouts agree by construction.
+enum class ParamKind : std::uint8_t {
+  OutPtr,      // index: output
+  InPtr,       // index: leaf (the node's data + element offset c0)
+  LeafStride,  // index: leaf, dim: iteration dim, sub: which idx
+  LeafOffset,  // index: leaf, sub: which idx (generators: the start position)
+  ScalarValue, // index: leaf; two words for complex
+  GenStart,    // index: leaf (arange/linspace start)
+  GenStep,
+  GenStop,     // linspace: stop, and the position that gets it exactly (-1: none)
+  GenLast,
+  EyeK,
+  UnravelLinC0,   // index: leaf
+  UnravelLinStride,  // index: leaf, dim
+  UnravelExtent,  // index: leaf, dim: node dim
+  UnravelStride,  // index: leaf, dim: node dim (buffer element stride)
+  Numel,
+  Rows,
+  Inner,
+  Extent,  // dim: iteration dim (outer dims of the unravel)
+};
+
+struct Param {
+  ParamKind kind;
+  int index = 0;
+  int dim = 0;
+  int sub = 0;
+  std::string name;  // the struct field
+  std::string ctype; // "const float*", "long long", "double"
+  int words = 1;
+};
+
+std::vector<Param> kernel_params(const KernelPlan& plan);
+
+// The argument words for `params`. data_of gives a leaf node's data pointer (the start of its
+// storage: the layout offset is added here) and outputs the kernel's output pointers.
+using DataOf = std::function<const void*(const Node*)>;
+std::vector<std::uint64_t> pack_params(const KernelPlan& plan, std::span<const Param> params,
+                                       const DataOf& data_of, std::span<void* const> outputs);
+
+// The launch shape for a plan on a device with `sm_count` multiprocessors.
+struct LaunchDims {
+  unsigned grid_x = 1, grid_y = 1, block_x = 1, block_y = 1;
+};
+LaunchDims launch_dims(const KernelPlan& plan, int sm_count);
+
+}  // namespace loom::codegen

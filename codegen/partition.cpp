@@ -1,0 +1,260 @@
+#include "codegen/partition.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+namespace loom::codegen {
+
+using detail::acts_as_leaf;
+using detail::Op;
+
+namespace {
+
+// Iterative post-order DFS from `roots`. `descend(n)` says whether to visit n's inputs (roots are
+// always descended into).
+template <class Descend>
+std::vector<const Node*> post_order(std::span<const Node* const> roots, Descend&& descend) {
+  std::vector<const Node*> order;
+  std::unordered_set<const Node*> seen;
+  std::vector<std::pair<const Node*, int>> stack;
+  for (const Node* r : roots) {
+    if (!seen.insert(r).second) continue;
+    stack.emplace_back(r, 0);
+    while (!stack.empty()) {
+      auto& [n, next] = stack.back();
+      const bool expand = (n == r || descend(n)) && !acts_as_leaf(*n);
+      if (expand && next < n->num_inputs) {
+        const Node* in = n->inputs[static_cast<std::size_t>(next++)].get();
+        if (seen.insert(in).second) stack.emplace_back(in, 0);
+        continue;
+      }
+      order.push_back(n);
+      stack.pop_back();
+    }
+  }
+  return order;
+}
+
+bool is_compute(const Node& n) { return !acts_as_leaf(n) && detail::is_elementwise(n.op); }
+
+}  // namespace
+
+std::vector<const Node*> topo_order(std::span<const NodeRef> roots,
+                                    const std::vector<const Node*>& stop) {
+  std::vector<const Node*> r;
+  for (const NodeRef& n : roots) r.push_back(n.get());
+  const std::unordered_set<const Node*> stops(stop.begin(), stop.end());
+  return post_order(r, [&](const Node* n) { return !stops.count(n); });
+}
+
+Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options,
+               std::span<const Node* const> extra_cuts) {
+  Plan plan;
+  std::vector<const Node*> out_nodes;
+  for (const NodeRef& o : outputs) out_nodes.push_back(o.get());
+  const std::vector<const Node*> order = post_order(out_nodes, [](const Node*) { return true; });
+  std::unordered_map<const Node*, NodeRef> owner_ref;  // raw -> shared, to build the plan
+  for (const NodeRef& o : outputs) owner_ref[o.get()] = o;
+  for (const Node* n : order) {
+    for (int i = 0; i < n->num_inputs; ++i) owner_ref[n->inputs[static_cast<std::size_t>(i)].get()] = n->inputs[static_cast<std::size_t>(i)];
+  }
+
+  std::unordered_set<const Node*> mat;
+  const auto cut = [&](const Node* n, std::string why) {
+    if (acts_as_leaf(*n) || !mat.insert(n).second) return;
+    plan.notes.push_back(fmt::format("materialized {}: {}", to_string(*n), why));
+  };
+  for (const Node* o : out_nodes) {
+    if (o->op != Op::Buffer && !o->realized()) mat.insert(o);  // generators need a kernel too
+  }
+  for (const Node* n : order) {
+    if (n->force_materialize) cut(n, "copy of a layout a reshape cannot view");
+  }
+  for (const Node* n : extra_cuts) cut(n, "a reshape of this view needs it contiguous");
+  if (!options.fusion) {
+    for (const Node* n : order) {
+      if (is_compute(*n)) mat.insert(n);
+    }
+    plan.notes.push_back("fusion is off: every operation runs as its own kernel");
+  }
+
+  // Size cut: count the ops each node would pull into its kernel; cut the heaviest inputs.
+  std::unordered_map<const Node*, std::int64_t> cost;
+  for (const Node* n : order) {
+    if (acts_as_leaf(*n)) {
+      cost[n] = 0;
+      continue;
+    }
+    const auto total = [&] {
+      std::int64_t c = detail::is_view(n->op) ? 0 : 1;
+      for (int i = 0; i < n->num_inputs; ++i) {
+        const Node* in = n->inputs[static_cast<std::size_t>(i)].get();
+        bool dup = false;
+        for (int j = 0; j < i; ++j) dup |= n->inputs[static_cast<std::size_t>(j)].get() == in;
+        if (!dup && !mat.count(in)) c += cost[in];
+      }
+      return std::min<std::int64_t>(c, std::int64_t{1} << 40);
+    };
+    std::int64_t c = total();
+    while (c > options.max_kernel_ops) {
+      const Node* heavy = nullptr;
+      for (int i = 0; i < n->num_inputs; ++i) {
+        const Node* in = n->inputs[static_cast<std::size_t>(i)].get();
+        if (mat.count(in) || acts_as_leaf(*in)) continue;
+        if (!heavy || cost[in] > cost[heavy]) heavy = in;
+      }
+      if (!heavy) break;
+      cut(heavy, fmt::format("the kernel would exceed {} ops (LOOM_MAX_KERNEL_OPS)",
+                             options.max_kernel_ops));
+      c = total();
+    }
+    cost[n] = c;
+  }
+
+  // Requested views of a node that gets a buffer anyway need no kernel of their own.
+  for (const Node* o : out_nodes) {
+    if (!mat.count(o) || (o->op != Op::View && o->op != Op::Reshape)) continue;
+    const Node* base = o->inputs[0].get();
+    const bool base_has_buffer = mat.count(base) || (acts_as_leaf(*base) && base->op != Op::Constant &&
+                                                     base->op != Op::Arange && base->op != Op::Linspace &&
+                                                     base->op != Op::Eye);
+    if (!base_has_buffer) continue;
+    if (o->op == Op::Reshape && !mat.count(base)) continue;  // strided source: kernel copies
+    mat.erase(o);
+    plan.view_roots.push_back({owner_ref.at(o), owner_ref.at(base)});
+  }
+
+  // A compute node reached from two kernels is computed once: materialize it. Repeat until no
+  // kernel shares work with another.
+  std::vector<const Node*> roots;
+  std::unordered_map<const Node*, std::vector<const Node*>> deps;  // root -> roots it reads
+  for (bool changed = true; changed;) {
+    changed = false;
+    roots.clear();
+    for (const Node* n : order) {
+      if (mat.count(n)) roots.push_back(n);
+    }
+    std::unordered_map<const Node*, const Node*> owner;
+    deps.clear();
+    for (const Node* r : roots) {
+      const Node* rr[] = {r};
+      for (const Node* n : post_order(rr, [&](const Node* x) { return !mat.count(x); })) {
+        if (n == r) continue;
+        if (mat.count(n)) {
+          deps[r].push_back(n);
+          continue;
+        }
+        if (!is_compute(*n)) continue;
+        auto [it, fresh] = owner.emplace(n, r);
+        if (!fresh && it->second != r && !mat.count(n)) {
+          cut(n, "shared by two kernels (computed once)");
+          changed = true;
+        }
+      }
+    }
+  }
+
+  // Group roots: requested outputs of one shape share a kernel unless that would make a cycle
+  // through another kernel.
+  std::vector<std::vector<const Node*>> groups;
+  std::unordered_map<const Node*, int> group_of;
+  const auto reaches = [&](const Node* from, const std::unordered_set<const Node*>& targets,
+                           const std::unordered_set<const Node*>& skip_direct) {
+    std::vector<const Node*> work;
+    std::unordered_set<const Node*> seen;
+    for (const Node* d : deps[from]) {
+      if (!skip_direct.count(d)) work.push_back(d);
+    }
+    while (!work.empty()) {
+      const Node* x = work.back();
+      work.pop_back();
+      if (!seen.insert(x).second) continue;
+      if (targets.count(x)) return true;
+      for (const Node* d : deps[x]) work.push_back(d);
+    }
+    return false;
+  };
+  for (const Node* r : roots) {
+    int g = -1;
+    const bool is_output = std::find(out_nodes.begin(), out_nodes.end(), r) != out_nodes.end();
+    if (is_output) {
+      for (int i = 0; i < static_cast<int>(groups.size()) && g < 0; ++i) {
+        const auto& members = groups[static_cast<std::size_t>(i)];
+        const Node* first = members.front();
+        if (!(first->shape == r->shape)) continue;
+        if (std::find(out_nodes.begin(), out_nodes.end(), first) == out_nodes.end()) continue;
+        std::unordered_set<const Node*> gs(members.begin(), members.end());
+        std::unordered_set<const Node*> with_r = gs;
+        with_r.insert(r);
+        bool cycle = reaches(r, gs, with_r);
+        for (const Node* m : members) cycle = cycle || reaches(m, {r}, with_r);
+        if (!cycle) g = i;
+      }
+    }
+    if (g < 0) {
+      g = static_cast<int>(groups.size());
+      groups.emplace_back();
+    }
+    groups[static_cast<std::size_t>(g)].push_back(r);
+    group_of[r] = g;
+  }
+
+  // Order groups so that each runs after the groups whose results it reads.
+  const int ng = static_cast<int>(groups.size());
+  std::vector<std::vector<int>> gdeps(static_cast<std::size_t>(ng));
+  for (const Node* r : roots) {
+    for (const Node* d : deps[r]) {
+      const int a = group_of[r], b = group_of[d];
+      if (a != b) gdeps[static_cast<std::size_t>(a)].push_back(b);
+    }
+  }
+  std::vector<int> state(static_cast<std::size_t>(ng), 0), gorder;
+  for (int s = 0; s < ng; ++s) {
+    std::vector<std::pair<int, std::size_t>> st{{s, 0}};
+    if (state[static_cast<std::size_t>(s)]) continue;
+    state[static_cast<std::size_t>(s)] = 1;
+    while (!st.empty()) {
+      auto& [g, i] = st.back();
+      auto& ds = gdeps[static_cast<std::size_t>(g)];
+      if (i < ds.size()) {
+        const int d = ds[i++];
+        if (!state[static_cast<std::size_t>(d)]) {
+          state[static_cast<std::size_t>(d)] = 1;
+          st.emplace_back(d, 0);
+        }
+        continue;
+      }
+      gorder.push_back(g);
+      st.pop_back();
+    }
+  }
+  for (int g : gorder) {
+    KernelGroup kg;
+    for (const Node* r : groups[static_cast<std::size_t>(g)]) {
+      kg.roots.push_back(owner_ref.at(r));
+      plan.materialized.push_back(owner_ref.at(r));
+    }
+    kg.shape = kg.roots.front()->shape;
+    plan.groups.push_back(std::move(kg));
+  }
+  return plan;
+}
+
+std::string to_string(const Plan& plan) {
+  std::string s;
+  for (std::size_t i = 0; i < plan.groups.size(); ++i) {
+    s += fmt::format("kernel {}: shape {} writes", i, to_string(plan.groups[i].shape));
+    for (const NodeRef& r : plan.groups[i].roots) s += " [" + to_string(*r) + "]";
+    s += "\n";
+  }
+  for (const ViewRoot& v : plan.view_roots) {
+    s += fmt::format("view: [{}] of [{}]\n", to_string(*v.node), to_string(*v.base));
+  }
+  for (const std::string& n : plan.notes) s += "note: " + n + "\n";
+  return s;
+}
+
+}  // namespace loom::codegen

@@ -1,0 +1,53 @@
+#pragma once
+// Fusion partitioning (the first pass of realize): cuts the graph reachable from the requested
+// arrays into kernel groups. Each group computes one or more nodes of one shape, reading only
+// leaves (buffers, evaluated nodes, constants, generators) and the results of earlier groups.
+// Needs nothing before it; kernel_plan.hpp runs on each group next.
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "graph/node.hpp"
+
+namespace loom::codegen {
+
+using detail::Node;
+using detail::NodeRef;
+
+struct PartitionOptions {
+  bool fusion = true;       // false: every elementwise op is its own kernel
+  int max_kernel_ops = 256; // cut a kernel that would hold more ops
+};
+
+struct KernelGroup {
+  std::vector<NodeRef> roots;  // written by this kernel, all of one shape
+  Shape shape;
+};
+
+// A requested array that is a view of a node computed (or evaluated) elsewhere: it gets that
+// node's buffer with its own strides, no kernel.
+struct ViewRoot {
+  NodeRef node;
+  NodeRef base;  // the node whose buffer it views
+};
+
+struct Plan {
+  std::vector<KernelGroup> groups;    // in execution order
+  std::vector<ViewRoot> view_roots;   // realized after the groups run
+  std::vector<NodeRef> materialized;  // every node that gets a buffer (all group roots)
+  std::vector<std::string> notes;     // where fusion stopped and why, for explain()
+};
+
+// `extra_cuts` are nodes a later pass found must be materialized (see kernel_plan.hpp).
+Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options,
+               std::span<const Node* const> extra_cuts = {});
+
+std::string to_string(const Plan& plan);
+
+// Nodes reachable from `roots` without passing through acts_as_leaf nodes or `stop` nodes,
+// inputs before users (iterative: graphs can be 10^5 deep).
+std::vector<const Node*> topo_order(std::span<const NodeRef> roots,
+                                    const std::vector<const Node*>& stop = {});
+
+}  // namespace loom::codegen

@@ -1,0 +1,235 @@
+#pragma once
+// loom::Array: a lazy n-dimensional array. Operations record graph nodes; eval() (or any read)
+// runs them as fused kernels on the GPU, or on the host reference evaluator when there is none.
+
+#include <complex>
+#include <concepts>
+#include <cstring>
+#include <cstdint>
+#include <initializer_list>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+#include <loom/dtype.hpp>
+#include <loom/shape.hpp>
+
+namespace loom {
+
+namespace detail {
+struct Node;
+}
+using NodePtr = std::shared_ptr<const detail::Node>;
+
+// C++ numbers that may stand for an operand; they are "weak" scalars (NEP 50): x_f32 * 2.5 stays
+// float32, x_i32 * 2.5 becomes float64.
+template <class T>
+concept ScalarType = std::is_arithmetic_v<T> || std::same_as<T, std::complex<float>> ||
+                     std::same_as<T, std::complex<double>> || std::same_as<T, half> ||
+                     std::same_as<T, bfloat16_t>;
+
+// A Python-like scalar value with a dtype; `weak` when it came from a C++ number.
+struct Scalar {
+  DType dtype = DType::Float64;
+  bool weak = false;
+  // The value in the widest type of its kind: bool and signed ints in i, unsigned in u, floats in
+  // f, complex in c. Exactly one is meaningful, chosen by kind(dtype).
+  std::int64_t i = 0;
+  std::uint64_t u = 0;
+  double f = 0.0;
+  std::complex<double> c{};
+
+  template <ScalarType T> static Scalar of(T v, bool weak);
+  // The value converted to another dtype with NumPy's cast rules (C++ semantics for floats to
+  // ints, saturating like the GPU; wrapping between integers).
+  Scalar cast(DType to) const;
+  std::string to_string() const;
+  friend bool operator==(const Scalar& a, const Scalar& b);
+};
+
+// One entry of an index: an integer, a Slice, newaxis or ellipsis (NumPy's basic indexing).
+struct Slice {
+  std::optional<std::int64_t> start, stop, step;
+  Slice() = default;
+  Slice(std::optional<std::int64_t> start_, std::optional<std::int64_t> stop_,
+        std::optional<std::int64_t> step_ = std::nullopt)
+      : start(start_), stop(stop_), step(step_) {}
+};
+struct NewAxis {};
+struct Ellipsis {};
+inline constexpr std::nullopt_t none = std::nullopt;
+inline constexpr NewAxis newaxis{};
+inline constexpr Ellipsis ellipsis{};
+inline const Slice all{};
+
+class Index {
+ public:
+  template <std::integral I> Index(I i) : v_(static_cast<std::int64_t>(i)) {}  // NOLINT
+  Index(Slice s) : v_(s) {}                                                     // NOLINT
+  Index(NewAxis n) : v_(n) {}                                                   // NOLINT
+  Index(Ellipsis e) : v_(e) {}                                                  // NOLINT
+  const std::variant<std::int64_t, Slice, NewAxis, Ellipsis>& value() const { return v_; }
+
+ private:
+  std::variant<std::int64_t, Slice, NewAxis, Ellipsis> v_;
+};
+
+enum class DeviceKind { Host, GPU };
+struct Placement {
+  DeviceKind kind = DeviceKind::Host;
+  int index = -1;  // GPU ordinal
+  std::string to_string() const;
+  friend bool operator==(const Placement&, const Placement&) = default;
+};
+
+class Array {
+ public:
+  Array() = default;  // an empty handle; using it throws ValueError
+  explicit Array(NodePtr node) : node_(std::move(node)) {}
+  template <ScalarType T> Array(T value) : Array(from_scalar(Scalar::of(value, true))) {}  // NOLINT
+
+  // --- properties (available before evaluation) ---
+  const Shape& shape() const;
+  DType dtype() const;
+  int ndim() const;
+  std::int64_t size() const;
+  std::size_t itemsize() const;
+  std::size_t nbytes() const;
+  // In bytes, as NumPy: the layout of the evaluated buffer, or C-contiguous before evaluation.
+  Shape strides() const;
+  // Where the data lives once evaluated: the current GPU, or the host when there is none.
+  Placement device() const;
+  bool is_evaluated() const;
+  bool valid() const { return node_ != nullptr; }
+  const NodePtr& node() const { return node_; }
+
+  // --- evaluation ---
+  // Runs the graph (fused) and returns an array that refers to the result; this array and its
+  // copies reuse that result from now on.
+  Array eval() const;
+  // Copies the values out, C-contiguous. T must be the host type of dtype().
+  template <class T> std::vector<T> to_host() const;
+  // The value of a one-element array, converted to T.
+  template <class T> T item() const;
+  // The CUDA source of the kernel(s) eval() would run, generated without running anything.
+  std::string source() const;
+
+  // --- views: index maps, never copies (DESIGN.md decision 8) ---
+  Array reshape(const Shape& shape) const;  // -1 infers one extent
+  Array T() const;
+  Array transpose() const;
+  Array transpose(const Shape& axes) const;
+  Array permute(const Shape& axes) const { return transpose(axes); }
+  Array swapaxes(int a, int b) const;
+  Array broadcast_to(const Shape& shape) const;
+  Array expand_dims(int axis) const;
+  Array squeeze() const;
+  Array squeeze(int axis) const;
+  Array flip() const;
+  Array flip(int axis) const;
+  Array ravel() const;
+  Array flatten() const { return copy().ravel(); }
+  Array operator[](std::int64_t i) const;
+  Array operator[](Slice s) const;
+  Array operator[](std::initializer_list<Index> index) const;
+  Array index(std::span<const Index> index) const;
+  Array slice(int axis, std::optional<std::int64_t> start, std::optional<std::int64_t> stop,
+              std::optional<std::int64_t> step = std::nullopt) const;
+
+  // --- conversions ---
+  Array astype(DType dtype) const;
+  Array copy() const;  // a new C-contiguous array (lazy; fuses like any op)
+  Array real() const;
+  Array imag() const;
+  Array conj() const;
+
+ private:
+  static Array from_scalar(const Scalar& s);
+  const detail::Node& checked() const;
+  Scalar item_scalar() const;
+  std::vector<std::byte> host_bytes() const;  // C-contiguous values, after evaluation
+  friend std::string to_string(const Array& a);
+  NodePtr node_;
+};
+
+// Prints like NumPy's repr: array([...], dtype=float32), summarized past 1000 elements.
+std::ostream& operator<<(std::ostream& os, const Array& a);
+std::string to_string(const Array& a);
+
+// --- template definitions ---
+
+namespace detail {
+[[noreturn]] void throw_to_host_mismatch(DType have, DType want);
+}
+
+// The value of a Scalar as a C++ type (static_cast semantics).
+template <class T> T scalar_as(const Scalar& s) {
+  const auto get = [&]<class U>() -> T {
+    U v{};
+    switch (kind(s.dtype)) {
+      case DKind::Bool:
+      case DKind::Signed: v = static_cast<U>(s.i); break;
+      case DKind::Unsigned: v = static_cast<U>(s.u); break;
+      case DKind::Float: v = static_cast<U>(s.f); break;
+      case DKind::Complex:
+        if constexpr (requires { U(s.c); }) {
+          v = U(s.c);
+        } else {
+          v = static_cast<U>(s.c.real());
+        }
+        break;
+    }
+    return static_cast<T>(v);
+  };
+  if constexpr (std::same_as<T, half> || std::same_as<T, bfloat16_t>) {
+    return T(get.template operator()<float>());
+  } else {
+    return get.template operator()<T>();
+  }
+}
+
+template <ScalarType T> Scalar Scalar::of(T v, bool weak) {
+  Scalar s;
+  s.weak = weak;
+  if constexpr (std::same_as<T, bool>) {
+    s.dtype = DType::Bool;
+    s.i = v ? 1 : 0;
+  } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    s.dtype = weak ? DType::Int64 : dtype_of<T>;
+    s.i = static_cast<std::int64_t>(v);
+  } else if constexpr (std::is_integral_v<T>) {
+    s.dtype = weak ? DType::Int64 : dtype_of<T>;
+    s.u = static_cast<std::uint64_t>(v);
+    s.i = static_cast<std::int64_t>(v);
+    if (weak && static_cast<std::uint64_t>(v) > static_cast<std::uint64_t>(INT64_MAX)) {
+      s.dtype = DType::UInt64;
+    }
+  } else if constexpr (std::same_as<T, half> || std::same_as<T, bfloat16_t>) {
+    s.dtype = weak ? DType::Float64 : dtype_of<T>;
+    s.f = static_cast<double>(static_cast<float>(v));
+  } else if constexpr (std::is_floating_point_v<T>) {
+    s.dtype = weak ? DType::Float64 : (sizeof(T) == 4 ? DType::Float32 : DType::Float64);
+    s.f = static_cast<double>(v);
+  } else {
+    s.dtype = weak ? DType::Complex128 : dtype_of<T>;
+    s.c = std::complex<double>(v.real(), v.imag());
+  }
+  return s;
+}
+
+template <class T> std::vector<T> Array::to_host() const {
+  if (dtype_of<T> != dtype()) detail::throw_to_host_mismatch(dtype(), dtype_of<T>);
+  std::vector<std::byte> bytes = host_bytes();
+  std::vector<T> out(bytes.size() / sizeof(T));
+  if (!bytes.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
+  return out;
+}
+
+template <class T> T Array::item() const { return scalar_as<T>(item_scalar()); }
+
+}  // namespace loom

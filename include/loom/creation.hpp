@@ -1,0 +1,67 @@
+#pragma once
+// Creating arrays. Generators (full, zeros, ones, arange, linspace, eye) are lazy nodes that
+// fuse into their consumers and allocate nothing; asarray copies host data to the device.
+
+#include <span>
+#include <vector>
+
+#include <loom/array.hpp>
+
+namespace loom {
+
+// Uninitialized memory (a device buffer at once; its contents are undefined).
+Array empty(const Shape& shape, DType dtype = DType::Float64);
+Array empty_like(const Array& a);
+Array empty_like(const Array& a, DType dtype);
+
+Array zeros(const Shape& shape, DType dtype = DType::Float64);
+Array ones(const Shape& shape, DType dtype = DType::Float64);
+// dtype defaults to the value's: float -> float32, double -> float64, integers -> int64,
+// bool -> bool, std::complex<T> -> complex.
+Array full(const Shape& shape, const Scalar& value);
+Array full(const Shape& shape, const Scalar& value, DType dtype);
+template <ScalarType T> Array full(const Shape& shape, T value) {
+  Scalar s = Scalar::of(value, false);
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) s = s.cast(DType::Int64);
+  return full(shape, s);
+}
+template <ScalarType T> Array full(const Shape& shape, T value, DType dtype) {
+  return full(shape, Scalar::of(value, true), dtype);
+}
+Array zeros_like(const Array& a);
+Array zeros_like(const Array& a, DType dtype);
+Array ones_like(const Array& a);
+Array ones_like(const Array& a, DType dtype);
+template <ScalarType T> Array full_like(const Array& a, T value) {
+  return full(a.shape(), Scalar::of(value, true), a.dtype());
+}
+
+// [0, stop), [start, stop) with step. Integer arguments give int64, floating ones float64.
+Array arange(std::int64_t stop);
+Array arange(std::int64_t start, std::int64_t stop, std::int64_t step = 1);
+Array arange(double start, double stop, double step = 1.0);
+Array arange(const Scalar& start, const Scalar& stop, const Scalar& step, DType dtype);
+Array linspace(double start, double stop, std::int64_t num = 50, bool endpoint = true,
+               DType dtype = DType::Float64);
+Array eye(std::int64_t n, std::int64_t m = -1, std::int64_t k = 0, DType dtype = DType::Float64);
+Array identity(std::int64_t n, DType dtype = DType::Float64);
+
+// Copies host data into a new array (1-D unless a shape is given).
+template <class T> Array asarray(std::span<const T> data, const Shape& shape);
+template <class T> Array asarray(std::span<const T> data) {
+  return asarray<T>(data, Shape{static_cast<std::int64_t>(data.size())});
+}
+template <class T> Array asarray(const std::vector<T>& data) {
+  return asarray<T>(std::span<const T>(data.data(), data.size()));
+}
+template <class T> Array asarray(const std::vector<T>& data, const Shape& shape) {
+  return asarray<T>(std::span<const T>(data.data(), data.size()), shape);
+}
+Array asarray_bytes(const void* data, std::size_t nbytes, DType dtype, const Shape& shape);
+template <class T> Array asarray(std::span<const T> data, const Shape& shape) {
+  return asarray_bytes(data.data(), data.size() * sizeof(T), dtype_of<T>, shape);
+}
+// std::vector<bool> is packed; give bools as a span of bool or uint8 with astype.
+Array asarray(const std::vector<bool>& data);
+
+}  // namespace loom

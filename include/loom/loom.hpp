@@ -1,0 +1,12 @@
+#pragma once
+// loom: lazy, fused NumPy-like arrays on NVIDIA GPUs. Include this one header.
+
+#include <loom/array.hpp>
+#include <loom/creation.hpp>
+#include <loom/device.hpp>
+#include <loom/dtype.hpp>
+#include <loom/errors.hpp>
+#include <loom/eval.hpp>
+#include <loom/memory.hpp>
+#include <loom/ops.hpp>
+#include <loom/shape.hpp>

@@ -1,0 +1,165 @@
+#include "api/builders.hpp"
+
+#include <fmt/format.h>
+
+#include <loom/errors.hpp>
+
+#include "graph/promotion.hpp"
+
+namespace loom::detail {
+
+NodeRef as_leaf(const NodeRef& n) {
+  if (n->op == Op::Buffer) return n;
+  std::shared_ptr<const Realized> r = n->realized();
+  if (!r) return n;
+  return make_buffer(r->storage, n->dtype, n->shape, r->strides, r->offset);
+}
+
+NodeRef leaf_of(const Array& a, const char* op) {
+  if (!a.valid()) throw ValueError(fmt::format("{}: an operand is an empty Array handle", op));
+  return as_leaf(a.node());
+}
+
+std::string compact(const Shape& s) {
+  if (s.size() == 1) return fmt::format("({},)", s[0]);
+  return fmt::format("({})", fmt::join(s.begin(), s.end(), ","));
+}
+
+namespace {
+
+// NEP 50: a C++ integer must fit the dtype it meets.
+void check_weak_int_fits(const Scalar& v, DType to) {
+  if (!is_integer(to) || !is_integer(v.dtype)) return;
+  const bool neg = kind(v.dtype) == DKind::Signed && v.i < 0;
+  const std::uint64_t mag = kind(v.dtype) == DKind::Unsigned
+                                ? v.u
+                                : (neg ? 0 - static_cast<std::uint64_t>(v.i)
+                                       : static_cast<std::uint64_t>(v.i));
+  bool fits = true;
+  const int bits = static_cast<int>(itemsize(to)) * 8;
+  if (is_unsigned_int(to)) {
+    fits = !neg && (bits == 64 || mag < (std::uint64_t{1} << bits));
+  } else {
+    const std::uint64_t lim = std::uint64_t{1} << (bits - 1);
+    fits = neg ? mag <= lim : mag < lim;
+  }
+  if (!fits) {
+    throw ValueError(fmt::format("Python integer {} out of bounds for {}", v.to_string(),
+                                 name(to)));
+  }
+}
+
+}  // namespace
+
+NodeRef cast_to(const NodeRef& n, DType dtype) {
+  if (n->dtype == dtype) return n;
+  if (n->op == Op::Constant && n->weak) {
+    check_weak_int_fits(n->value, dtype);
+    return make_constant(n->value.cast(dtype), false);
+  }
+  return make_cast(n, dtype);
+}
+
+Shape broadcast_shapes(const Shape& a, const Shape& b) {
+  const int nd = std::max(a.size(), b.size());
+  Shape out = Shape::filled(nd, 1);
+  for (int i = 0; i < nd; ++i) {
+    const int ia = i - (nd - a.size());
+    const int ib = i - (nd - b.size());
+    const std::int64_t da = ia >= 0 ? a[ia] : 1;
+    const std::int64_t db = ib >= 0 ? b[ib] : 1;
+    if (da != db && da != 1 && db != 1) {
+      throw ShapeError(fmt::format("operands could not be broadcast together with shapes {} {} ",
+                                   compact(a), compact(b)));
+    }
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+NodeRef view_node(const NodeRef& n, const IndexMap& map, const Shape& shape) {
+  if (n->op == Op::Buffer) {
+    Shape strides = Shape::filled(shape.size(), 0);
+    std::int64_t offset = n->offset;
+    for (int k = 0; k < map.in_ndim; ++k) offset += n->strides[k] * map.offset[k];
+    for (int i = 0; i < map.out_ndim; ++i) {
+      strides[i] = map.dim[i] >= 0 ? n->strides[map.dim[i]] * map.coef[i] : 0;
+    }
+    return make_buffer(n->storage, n->dtype, shape, strides, offset);
+  }
+  if (n->op == Op::View) return make_view(n->inputs[0], compose(map, n->map), shape);
+  return make_view(n, map, shape);
+}
+
+NodeRef broadcast_node(const NodeRef& n, const Shape& to) {
+  if (n->shape == to) return n;
+  const Shape& from = n->shape;
+  const int lead = to.size() - from.size();
+  bool ok = lead >= 0;
+  IndexMap m;
+  m.out_ndim = to.size();
+  m.in_ndim = from.size();
+  for (int i = 0; ok && i < to.size(); ++i) {
+    m.dim[i] = -1;
+    m.coef[i] = 0;
+    if (i < lead) continue;
+    const std::int64_t d = from[i - lead];
+    if (d == to[i] && d != 1) {
+      m.dim[i] = static_cast<std::int8_t>(i - lead);
+      m.coef[i] = 1;
+    } else if (d != 1) {
+      ok = false;
+    }
+  }
+  if (!ok) {
+    throw ShapeError(fmt::format(
+        "operands could not be broadcast together with remapped shapes [original->remapped]: {} "
+        "and requested shape {}",
+        compact(from), compact(to)));
+  }
+  return view_node(n, m, to);
+}
+
+Array unary(Op op, const Array& a) {
+  const NodeRef x = leaf_of(a, op_name(op));
+  const DType in[] = {x->dtype};
+  const OpTypes t = resolve_op_types(op, x->dtype, in);
+  return Array(make_elementwise(op, t.out, x->shape, cast_to(x, t.compute)));
+}
+
+Array binary(Op op, const Array& a, const Array& b) {
+  const NodeRef x = leaf_of(a, op_name(op));
+  const NodeRef y = leaf_of(b, op_name(op));
+  const Operand c = common_type({x->dtype, x->weak}, {y->dtype, y->weak});
+  const DType in[] = {x->dtype, y->dtype};
+  const OpTypes t = resolve_op_types(op, c.dtype, in);
+  const Shape shape = broadcast_shapes(x->shape, y->shape);
+  return Array(make_elementwise(op, t.out, shape, broadcast_node(cast_to(x, t.compute), shape),
+                                broadcast_node(cast_to(y, t.compute), shape)));
+}
+
+Array ternary_where(const Array& cond, const Array& a, const Array& b) {
+  const NodeRef c = leaf_of(cond, "where");
+  const NodeRef x = leaf_of(a, "where");
+  const NodeRef y = leaf_of(b, "where");
+  const Operand common = common_type({x->dtype, x->weak}, {y->dtype, y->weak});
+  const Shape shape = broadcast_shapes(broadcast_shapes(c->shape, x->shape), y->shape);
+  return Array(make_elementwise(Op::Where, common.dtype, shape,
+                                broadcast_node(cast_to(c, DType::Bool), shape),
+                                broadcast_node(cast_to(x, common.dtype), shape),
+                                broadcast_node(cast_to(y, common.dtype), shape)));
+}
+
+int normalize_axis(std::int64_t axis, int ndim) {
+  if (axis < -ndim || axis >= ndim) {
+    throw IndexError(
+        fmt::format("axis {} is out of bounds for array of dimension {}", axis, ndim));
+  }
+  return static_cast<int>(axis < 0 ? axis + ndim : axis);
+}
+
+}  // namespace loom::detail
+
+namespace loom {
+Shape broadcast_shapes(const Shape& a, const Shape& b) { return detail::broadcast_shapes(a, b); }
+}  // namespace loom

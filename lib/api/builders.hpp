@@ -1,0 +1,45 @@
+#pragma once
+// The front end's building blocks: turn user arrays into graph nodes with NumPy's rules (weak
+// scalars, promotion, broadcasting, views) and report user errors at the user's line.
+
+#include <memory>
+#include <string>
+
+#include <loom/array.hpp>
+
+#include "graph/node.hpp"
+
+namespace loom::detail {
+
+// The node of an array; an evaluated node is replaced by a Buffer leaf over its result, so new
+// graphs never hold on to the computation that produced it.
+NodeRef leaf_of(const Array& a, const char* op);
+NodeRef as_leaf(const NodeRef& n);
+
+// "(3,4)": NumPy's compact shape spelling in error messages.
+std::string compact(const Shape& s);
+
+// `n` converted to dtype: a weak constant is re-typed (checking that an integer fits, as NumPy's
+// OverflowError does), anything else gets a Cast node. No-op when the dtype already matches.
+NodeRef cast_to(const NodeRef& n, DType dtype);
+// `n` viewed with the shape `to`; throws ShapeError with NumPy's wording when it cannot.
+NodeRef broadcast_node(const NodeRef& n, const Shape& to);
+// NumPy's broadcasting of two shapes; ShapeError "operands could not be broadcast together
+// with shapes (3,4) (5,) " otherwise.
+Shape broadcast_shapes(const Shape& a, const Shape& b);
+// A view of n through map (composed into a Buffer's strides, or into an existing View's map).
+NodeRef view_node(const NodeRef& n, const IndexMap& map, const Shape& shape);
+
+Array unary(Op op, const Array& a);
+Array binary(Op op, const Array& a, const Array& b);
+Array ternary_where(const Array& cond, const Array& x, const Array& y);
+
+// Axis normalization with NumPy's message: "axis 2 is out of bounds for array of dimension 2".
+int normalize_axis(std::int64_t axis, int ndim);
+
+// Storage for new arrays: device memory when there is a GPU, host memory otherwise. Defined in
+// lib/exec, which owns the runtime.
+std::shared_ptr<Storage> allocate_storage(std::size_t nbytes);
+std::shared_ptr<Storage> upload_storage(const void* host, std::size_t nbytes);
+
+}  // namespace loom::detail

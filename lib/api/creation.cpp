@@ -1,0 +1,130 @@
+// Creation functions of include/loom/creation.hpp. Generators are leaves that fuse; full/zeros/
+// ones are broadcast views of one 0-d constant, so they allocate nothing either.
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include <loom/creation.hpp>
+#include <loom/errors.hpp>
+
+#include "api/builders.hpp"
+
+namespace loom {
+
+using detail::NodeRef;
+
+namespace {
+
+void check_shape(const Shape& shape, const char* op) {
+  for (std::int64_t d : shape) {
+    if (d < 0) throw ValueError(fmt::format("{}: negative dimensions are not allowed", op));
+  }
+}
+
+Array fresh_buffer(const Shape& shape, DType dtype, std::shared_ptr<detail::Storage> storage) {
+  return Array(detail::make_buffer(std::move(storage), dtype, shape, contiguous_strides(shape), 0));
+}
+
+}  // namespace
+
+Array empty(const Shape& shape, DType dtype) {
+  check_shape(shape, "empty");
+  const auto nbytes = static_cast<std::size_t>(shape.numel()) * itemsize(dtype);
+  return fresh_buffer(shape, dtype, detail::allocate_storage(nbytes));
+}
+Array empty_like(const Array& a) { return empty(a.shape(), a.dtype()); }
+Array empty_like(const Array& a, DType dtype) { return empty(a.shape(), dtype); }
+
+Array full(const Shape& shape, const Scalar& value, DType dtype) {
+  check_shape(shape, "full");
+  const NodeRef c = detail::make_constant(value.cast(dtype), false);
+  return Array(detail::broadcast_node(c, shape));
+}
+Array full(const Shape& shape, const Scalar& value) { return full(shape, value, value.dtype); }
+
+Array zeros(const Shape& shape, DType dtype) { return full(shape, Scalar::of(0, true), dtype); }
+Array ones(const Shape& shape, DType dtype) { return full(shape, Scalar::of(1, true), dtype); }
+Array zeros_like(const Array& a) { return zeros(a.shape(), a.dtype()); }
+Array zeros_like(const Array& a, DType dtype) { return zeros(a.shape(), dtype); }
+Array ones_like(const Array& a) { return ones(a.shape(), a.dtype()); }
+Array ones_like(const Array& a, DType dtype) { return ones(a.shape(), dtype); }
+
+Array arange(const Scalar& start, const Scalar& stop, const Scalar& step, DType dtype) {
+  const double s0 = start.cast(DType::Float64).f;
+  const double s1 = stop.cast(DType::Float64).f;
+  const double st = step.cast(DType::Float64).f;
+  if (st == 0) throw ValueError("arange: step must not be zero (division by zero)");
+  std::int64_t n = 0;
+  if (is_integer(start.dtype) && is_integer(stop.dtype) && is_integer(step.dtype)) {
+    const std::int64_t a = start.cast(DType::Int64).i;
+    const std::int64_t b = stop.cast(DType::Int64).i;
+    const std::int64_t s = step.cast(DType::Int64).i;
+    n = s > 0 ? (b - a + s - 1) / s : (a - b - s - 1) / (-s);
+  } else {
+    n = static_cast<std::int64_t>(std::ceil((s1 - s0) / st));
+  }
+  n = std::max<std::int64_t>(n, 0);
+  if (is_complex(dtype)) throw DTypeError("arange: complex dtypes are not supported");
+  if (!is_inexact(dtype)) {
+    return Array(detail::make_arange(start.cast(dtype), step.cast(dtype), n, dtype));
+  }
+  // NumPy's fill: the first two values in the dtype, then start + i * (second - first), in
+  // float for float32 and narrower, in double for float64.
+  const Scalar first = start.cast(dtype);
+  const Scalar second = Scalar::of(s0 + st, false).cast(dtype);
+  Scalar delta = first;
+  delta.f = dtype == DType::Float64
+                ? second.f - first.f
+                : static_cast<double>(static_cast<float>(second.f) - static_cast<float>(first.f));
+  NodeRef node = detail::make_arange(first, delta, n, dtype);
+  const_cast<detail::Node&>(*node).value3 = second;  // still being built: not yet shared
+  return Array(node);
+}
+
+Array arange(std::int64_t stop) { return arange(0, stop, 1); }
+Array arange(std::int64_t start, std::int64_t stop, std::int64_t step) {
+  return arange(Scalar::of(start, false), Scalar::of(stop, false), Scalar::of(step, false),
+                DType::Int64);
+}
+Array arange(double start, double stop, double step) {
+  return arange(Scalar::of(start, false), Scalar::of(stop, false), Scalar::of(step, false),
+                DType::Float64);
+}
+
+Array linspace(double start, double stop, std::int64_t num, bool endpoint, DType dtype) {
+  if (num < 0) {
+    throw ValueError(fmt::format("Number of samples, {}, must be non-negative.", num));
+  }
+  const std::int64_t div = endpoint ? num - 1 : num;
+  const double step = div > 0 ? (stop - start) / static_cast<double>(div) : (stop - start);
+  // Values are computed in float64 and converted (NumPy floors for integer dtypes).
+  return Array(detail::make_linspace(Scalar::of(start, false), Scalar::of(step, false),
+                                     Scalar::of(stop, false), num, endpoint && num > 1, dtype));
+}
+
+Array eye(std::int64_t n, std::int64_t m, std::int64_t k, DType dtype) {
+  if (m < 0) m = n;
+  if (n < 0) throw ValueError(fmt::format("eye: negative dimensions are not allowed ({})", n));
+  return Array(detail::make_eye(n, m, k, dtype));
+}
+Array identity(std::int64_t n, DType dtype) { return eye(n, n, 0, dtype); }
+
+Array asarray_bytes(const void* data, std::size_t nbytes, DType dtype, const Shape& shape) {
+  check_shape(shape, "asarray");
+  const std::size_t want = static_cast<std::size_t>(shape.numel()) * itemsize(dtype);
+  if (want != nbytes) {
+    throw ShapeError(fmt::format("asarray: {} values of {} do not fill shape {} ({} values)",
+                                 nbytes / itemsize(dtype), name(dtype), detail::compact(shape),
+                                 shape.numel()));
+  }
+  return fresh_buffer(shape, dtype, detail::upload_storage(data, nbytes));
+}
+
+Array asarray(const std::vector<bool>& data) {
+  std::vector<std::uint8_t> bytes(data.begin(), data.end());
+  return asarray_bytes(bytes.data(), bytes.size(), DType::Bool,
+                       Shape{static_cast<std::int64_t>(bytes.size())});
+}
+
+}  // namespace loom

@@ -1,0 +1,159 @@
+// The elementwise ufuncs and operators of include/loom/ops.hpp: each is one node built by the
+// helpers in builders.cpp; composites (clip, round) are built from ops of the table.
+
+#include <cmath>
+
+#include <loom/errors.hpp>
+#include <loom/ops.hpp>
+
+#include "api/builders.hpp"
+#include "graph/promotion.hpp"
+
+namespace loom {
+
+using detail::binary;
+using detail::Op;
+using detail::unary;
+
+#define LOOM_UNARY(fn, op) \
+  Array fn(const Array& a) { return unary(Op::op, a); }
+#define LOOM_BINARY(fn, op) \
+  Array fn(const Array& a, const Array& b) { return binary(Op::op, a, b); }
+
+LOOM_BINARY(add, Add)
+LOOM_BINARY(subtract, Sub)
+LOOM_BINARY(multiply, Mul)
+LOOM_BINARY(divide, TrueDiv)
+LOOM_BINARY(true_divide, TrueDiv)
+LOOM_BINARY(floor_divide, FloorDiv)
+LOOM_BINARY(remainder, Remainder)
+LOOM_BINARY(mod, Remainder)
+LOOM_BINARY(power, Power)
+LOOM_UNARY(negative, Neg)
+LOOM_UNARY(positive, Pos)
+
+LOOM_BINARY(equal, Equal)
+LOOM_BINARY(not_equal, NotEqual)
+LOOM_BINARY(less, Less)
+LOOM_BINARY(less_equal, LessEqual)
+LOOM_BINARY(greater, Greater)
+LOOM_BINARY(greater_equal, GreaterEqual)
+
+LOOM_BINARY(logical_and, LogicalAnd)
+LOOM_BINARY(logical_or, LogicalOr)
+LOOM_BINARY(logical_xor, LogicalXor)
+LOOM_UNARY(logical_not, LogicalNot)
+LOOM_BINARY(bitwise_and, BitAnd)
+LOOM_BINARY(bitwise_or, BitOr)
+LOOM_BINARY(bitwise_xor, BitXor)
+LOOM_UNARY(bitwise_not, Invert)
+LOOM_UNARY(invert, Invert)
+LOOM_BINARY(left_shift, LeftShift)
+LOOM_BINARY(right_shift, RightShift)
+
+LOOM_UNARY(abs, Abs)
+LOOM_UNARY(absolute, Abs)
+LOOM_UNARY(sign, Sign)
+LOOM_UNARY(sqrt, Sqrt)
+LOOM_UNARY(cbrt, Cbrt)
+LOOM_UNARY(square, Square)
+LOOM_UNARY(reciprocal, Reciprocal)
+LOOM_UNARY(exp, Exp)
+LOOM_UNARY(exp2, Exp2)
+LOOM_UNARY(expm1, Expm1)
+LOOM_UNARY(log, Log)
+LOOM_UNARY(log2, Log2)
+LOOM_UNARY(log10, Log10)
+LOOM_UNARY(log1p, Log1p)
+LOOM_UNARY(sin, Sin)
+LOOM_UNARY(cos, Cos)
+LOOM_UNARY(tan, Tan)
+LOOM_UNARY(arcsin, Arcsin)
+LOOM_UNARY(arccos, Arccos)
+LOOM_UNARY(arctan, Arctan)
+LOOM_UNARY(sinh, Sinh)
+LOOM_UNARY(cosh, Cosh)
+LOOM_UNARY(tanh, Tanh)
+LOOM_UNARY(arcsinh, Arcsinh)
+LOOM_UNARY(arccosh, Arccosh)
+LOOM_UNARY(arctanh, Arctanh)
+LOOM_UNARY(floor, Floor)
+LOOM_UNARY(ceil, Ceil)
+LOOM_UNARY(trunc, Trunc)
+LOOM_UNARY(rint, Rint)
+
+LOOM_BINARY(maximum, Maximum)
+LOOM_BINARY(minimum, Minimum)
+LOOM_BINARY(fmax, Fmax)
+LOOM_BINARY(fmin, Fmin)
+LOOM_BINARY(arctan2, Arctan2)
+LOOM_BINARY(hypot, Hypot)
+LOOM_BINARY(copysign, Copysign)
+
+LOOM_UNARY(isnan, IsNan)
+LOOM_UNARY(isinf, IsInf)
+LOOM_UNARY(isfinite, IsFinite)
+
+LOOM_UNARY(real, Real)
+LOOM_UNARY(imag, Imag)
+LOOM_UNARY(conj, Conj)
+LOOM_UNARY(conjugate, Conj)
+
+#undef LOOM_UNARY
+#undef LOOM_BINARY
+
+Array where(const Array& cond, const Array& x, const Array& y) {
+  return detail::ternary_where(cond, x, y);
+}
+
+// NumPy's clip is minimum(maximum(a, lo), hi): NaN in a propagates.
+Array clip(const Array& a, const Array& lo, const Array& hi) { return minimum(maximum(a, lo), hi); }
+
+Array round(const Array& a, int decimals) {
+  const DType t = a.dtype();
+  if (is_bool(t) || is_integer(t)) {
+    if (decimals >= 0) return a;
+    // NumPy rounds integers to tens, hundreds... half to even, in the integer dtype.
+    const double scale = std::pow(10.0, -decimals);
+    return astype(rint(astype(a, DType::Float64) / scale) * scale, t);
+  }
+  if (decimals == 0) return rint(a);
+  const double scale = std::pow(10.0, std::abs(decimals));
+  return decimals > 0 ? rint(a * scale) / scale : rint(a / scale) * scale;
+}
+Array around(const Array& a, int decimals) { return round(a, decimals); }
+
+Array astype(const Array& a, DType dtype) {
+  const detail::NodeRef x = detail::leaf_of(a, "astype");
+  if (x->dtype == dtype) return Array(x);
+  return Array(detail::make_cast(x, dtype));
+}
+
+Array operator+(const Array& a, const Array& b) { return add(a, b); }
+Array operator-(const Array& a, const Array& b) { return subtract(a, b); }
+Array operator*(const Array& a, const Array& b) { return multiply(a, b); }
+Array operator/(const Array& a, const Array& b) { return true_divide(a, b); }
+Array operator%(const Array& a, const Array& b) { return remainder(a, b); }
+Array operator-(const Array& a) { return negative(a); }
+Array operator+(const Array& a) { return positive(a); }
+Array operator==(const Array& a, const Array& b) { return equal(a, b); }
+Array operator!=(const Array& a, const Array& b) { return not_equal(a, b); }
+Array operator<(const Array& a, const Array& b) { return less(a, b); }
+Array operator<=(const Array& a, const Array& b) { return less_equal(a, b); }
+Array operator>(const Array& a, const Array& b) { return greater(a, b); }
+Array operator>=(const Array& a, const Array& b) { return greater_equal(a, b); }
+Array operator&(const Array& a, const Array& b) { return bitwise_and(a, b); }
+Array operator|(const Array& a, const Array& b) { return bitwise_or(a, b); }
+Array operator^(const Array& a, const Array& b) { return bitwise_xor(a, b); }
+Array operator~(const Array& a) { return invert(a); }
+Array operator!(const Array& a) { return logical_not(a); }
+Array operator<<(const Array& a, const Array& b) { return left_shift(a, b); }
+Array operator>>(const Array& a, const Array& b) { return right_shift(a, b); }
+
+DType result_type(const Array& a, const Array& b) {
+  const detail::NodeRef x = detail::leaf_of(a, "result_type");
+  const detail::NodeRef y = detail::leaf_of(b, "result_type");
+  return detail::common_type({x->dtype, x->weak}, {y->dtype, y->weak}).dtype;
+}
+
+}  // namespace loom

@@ -1,0 +1,818 @@
+#include "api/format.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <functional>
+#include <string_view>
+#include <vector>
+
+#include <loom/errors.hpp>
+#include <loom/half.hpp>
+
+// The rules below are NumPy's (numpy/_core/arrayprint.py for layout and widths, dragon4.c for
+// digits), restated; names in comments refer to those to make the two easy to compare.
+
+namespace loom::detail {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Exact unsigned integers for Dragon4: little-endian 32-bit words. 48 words (1536 bits) hold
+// every value met while printing a double (about 1100 bits at the ends of its exponent range).
+class BigInt {
+ public:
+  static constexpr int kWords = 48;
+
+  explicit BigInt(std::uint64_t v = 0) {
+    w_[0] = static_cast<std::uint32_t>(v);
+    w_[1] = static_cast<std::uint32_t>(v >> 32);
+    n_ = w_[1] != 0 ? 2 : (w_[0] != 0 ? 1 : 0);
+  }
+
+  void shift_left(int bits) {
+    if (n_ == 0 || bits == 0) return;
+    const int words = bits / 32;
+    const int rem = bits % 32;
+    BigInt r;
+    r.n_ = checked(n_ + words + 1);
+    for (int i = 0; i < n_; ++i) {
+      const std::uint64_t v = static_cast<std::uint64_t>(w_[i]) << rem;
+      r.w_[i + words] |= static_cast<std::uint32_t>(v);
+      r.w_[i + words + 1] |= static_cast<std::uint32_t>(v >> 32);
+    }
+    r.trim();
+    *this = r;
+  }
+
+  void mul_small(std::uint32_t m) {
+    std::uint64_t carry = 0;
+    for (int i = 0; i < n_; ++i) {
+      const std::uint64_t v = static_cast<std::uint64_t>(w_[i]) * m + carry;
+      w_[i] = static_cast<std::uint32_t>(v);
+      carry = v >> 32;
+    }
+    if (carry != 0) {
+      n_ = checked(n_ + 1);
+      w_[static_cast<std::size_t>(n_ - 1)] = static_cast<std::uint32_t>(carry);
+    }
+  }
+
+  void mul_pow10(int n) {
+    for (; n >= 9; n -= 9) mul_small(1'000'000'000u);
+    for (; n > 0; --n) mul_small(10);
+  }
+
+  void add(const BigInt& o) {
+    const int n = std::max(n_, o.n_);
+    std::uint64_t carry = 0;
+    for (int i = 0; i < n; ++i) {
+      const std::uint64_t v = std::uint64_t{word(i)} + o.word(i) + carry;
+      w_[static_cast<std::size_t>(i)] = static_cast<std::uint32_t>(v);
+      carry = v >> 32;
+    }
+    n_ = n;
+    if (carry != 0) {
+      n_ = checked(n_ + 1);
+      w_[static_cast<std::size_t>(n_ - 1)] = 1;
+    }
+  }
+
+  // *this -= o; requires *this >= o.
+  void sub(const BigInt& o) {
+    std::int64_t borrow = 0;
+    for (int i = 0; i < n_; ++i) {
+      const std::int64_t v = std::int64_t{word(i)} - o.word(i) - borrow;
+      borrow = v < 0 ? 1 : 0;
+      w_[static_cast<std::size_t>(i)] = static_cast<std::uint32_t>(v + (borrow << 32));
+    }
+    trim();
+  }
+
+  friend int compare(const BigInt& a, const BigInt& b) {
+    if (a.n_ != b.n_) return a.n_ < b.n_ ? -1 : 1;
+    for (int i = a.n_ - 1; i >= 0; --i) {
+      if (a.w_[i] != b.w_[i]) return a.w_[i] < b.w_[i] ? -1 : 1;
+    }
+    return 0;
+  }
+
+ private:
+  static int checked(int n) {
+    if (n > kWords) throw ValueError("format: number too large for the digit generator");
+    return n;
+  }
+  // Words at or past n_ may hold stale bits after a subtraction: read them as zero.
+  std::uint32_t word(int i) const { return i < n_ ? w_[static_cast<std::size_t>(i)] : 0u; }
+  void trim() {
+    while (n_ > 0 && w_[static_cast<std::size_t>(n_ - 1)] == 0) --n_;
+  }
+  std::array<std::uint32_t, kWords> w_{};
+  int n_ = 0;
+};
+
+// value -= q * scale for the largest q (at most 9: callers keep value < 10 * scale); returns q.
+int extract_digit(BigInt& value, const BigInt& scale) {
+  int q = 0;
+  while (compare(value, scale) >= 0) value.sub(scale), ++q;
+  return q;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The four binary float formats, held as double (exact for each of them).
+enum class FloatKind { F16, BF16, F32, F64 };
+
+FloatKind float_kind(DType t) {
+  switch (t) {
+    case DType::Float16: return FloatKind::F16;
+    case DType::BFloat16: return FloatKind::BF16;
+    case DType::Float32:
+    case DType::Complex64: return FloatKind::F32;
+    default: return FloatKind::F64;
+  }
+}
+
+// np.finfo(t).precision: decimal digits the type always keeps (ml_dtypes gives 2 for bfloat16).
+int finfo_precision(FloatKind k) {
+  switch (k) {
+    case FloatKind::F16: return 3;
+    case FloatKind::BF16: return 2;
+    case FloatKind::F32: return 6;
+    case FloatKind::F64: return 15;
+  }
+  return 15;
+}
+
+// d rounded to the type: what a Python float becomes when NumPy 2 (NEP 50) compares it with a
+// scalar of that type.
+double round_to(FloatKind k, double d) {
+  switch (k) {
+    case FloatKind::F16: return static_cast<float>(half(static_cast<float>(d)));
+    case FloatKind::BF16: return static_cast<float>(bfloat16_t(static_cast<float>(d)));
+    case FloatKind::F32: return static_cast<float>(d);
+    case FloatKind::F64: return d;
+  }
+  return d;
+}
+
+// a / b in the type's arithmetic (16-bit types divide in float, then round, as NumPy does).
+double divide_in(FloatKind k, double a, double b) {
+  if (k == FloatKind::F64) return a / b;
+  return round_to(k, static_cast<float>(a) / static_cast<float>(b));
+}
+
+// A finite value as mantissa * 2^exponent, with what Dragon4 needs to know of its neighbours.
+struct Decomposed {
+  bool negative = false;
+  std::uint64_t mantissa = 0;
+  int exponent = 0;
+  int mantissa_bit = 0;          // index of the highest set bit of mantissa
+  bool unequal_margins = false;  // a power of two: the gap below is half the gap above
+};
+
+Decomposed decompose(FloatKind k, double v) {
+  std::uint64_t bits = 0;
+  int exp_bits = 11;
+  int frac_bits = 52;
+  switch (k) {
+    case FloatKind::F16:
+      bits = half(static_cast<float>(v)).bits, exp_bits = 5, frac_bits = 10;
+      break;
+    case FloatKind::BF16:
+      bits = bfloat16_t(static_cast<float>(v)).bits, exp_bits = 8, frac_bits = 7;
+      break;
+    case FloatKind::F32:
+      bits = std::bit_cast<std::uint32_t>(static_cast<float>(v)), exp_bits = 8, frac_bits = 23;
+      break;
+    case FloatKind::F64: bits = std::bit_cast<std::uint64_t>(v); break;
+  }
+  Decomposed d;
+  d.negative = ((bits >> (exp_bits + frac_bits)) & 1u) != 0;
+  const std::uint64_t biased = (bits >> frac_bits) & ((std::uint64_t{1} << exp_bits) - 1);
+  const std::uint64_t frac = bits & ((std::uint64_t{1} << frac_bits) - 1);
+  const int bias = (1 << (exp_bits - 1)) - 1;
+  if (biased == 0) {  // zero or subnormal
+    d.mantissa = frac;
+    d.exponent = 1 - bias - frac_bits;
+    d.mantissa_bit = frac != 0 ? std::bit_width(frac) - 1 : 0;
+  } else {
+    d.mantissa = frac | (std::uint64_t{1} << frac_bits);
+    d.exponent = static_cast<int>(biased) - bias - frac_bits;
+    d.mantissa_bit = frac_bits;
+    d.unequal_margins = biased != 1 && frac == 0;
+  }
+  return d;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dragon4 in NumPy's "unique" digit mode: the shortest digits that read back as the same value
+// of its type (ties between two shortest candidates go to the nearer, then to the even digit),
+// stopped at `cutoff_max` digits and carried on to at least `cutoff_min` digits (-1: no
+// limit); with Cutoff::Fraction both count digits after the decimal point, with Cutoff::Total
+// significant digits. Appends the digits; returns the decimal exponent of the first one.
+enum class Cutoff { Total, Fraction };
+
+int dragon4(const Decomposed& f, Cutoff mode, int cutoff_max, int cutoff_min,
+            std::string& digits) {
+  digits.clear();
+  if (f.mantissa == 0) {
+    digits = "0";
+    return 0;
+  }
+  // value/scale is the number, margin_low/scale and margin_high/scale the half-gaps to its
+  // neighbours; all scaled by 2 (4 with unequal margins) to stay integers.
+  BigInt value(f.mantissa);
+  BigInt scale(1);
+  BigInt margin_low(1);
+  const int extra = f.unequal_margins ? 2 : 1;
+  if (f.exponent > 0) {
+    value.shift_left(f.exponent + extra);
+    scale = BigInt(f.unequal_margins ? 4 : 2);
+    margin_low.shift_left(f.exponent);
+  } else {
+    value.shift_left(extra);
+    scale.shift_left(-f.exponent + extra);
+  }
+  const int high_factor = f.unequal_margins ? 2 : 1;
+  BigInt margin_high = margin_low;
+  margin_high.mul_small(static_cast<std::uint32_t>(high_factor));
+
+  // First digit's exponent: an estimate that is right or one too low (Burger & Dybvig).
+  int k = static_cast<int>(
+      std::ceil((f.mantissa_bit + f.exponent) * 0.30102999566398119521 - 0.69));
+  // A number far below the fraction cutoff starts at the cutoff and rounds there.
+  if (mode == Cutoff::Fraction && cutoff_max >= 0 && k <= -cutoff_max) k = -cutoff_max + 1;
+  if (k > 0) {
+    scale.mul_pow10(k);
+  } else if (k < 0) {
+    value.mul_pow10(-k);
+    margin_low.mul_pow10(-k);
+    margin_high.mul_pow10(-k);
+  }
+  if (compare(value, scale) >= 0) {
+    ++k;  // the estimate was one too low
+  } else {
+    value.mul_small(10);
+    margin_low.mul_small(10);
+    margin_high.mul_small(10);
+  }
+  const int out_exponent = k - 1;
+
+  int cutoff_max_exp = k - 4096;  // no cutoff: far below any digit a value can need
+  if (cutoff_max >= 0) {
+    cutoff_max_exp = std::max(cutoff_max_exp, mode == Cutoff::Total ? k - cutoff_max : -cutoff_max);
+  }
+  int cutoff_min_exp = k;
+  if (cutoff_min >= 0) {
+    cutoff_min_exp = std::min(cutoff_min_exp, mode == Cutoff::Total ? k - cutoff_min : -cutoff_min);
+  }
+
+  const bool is_even = (f.mantissa & 1u) == 0;  // round-half-even reading includes the ends
+  int digit_exp = k;
+  int digit = 0;
+  bool low = false;
+  bool high = false;
+  for (;;) {
+    --digit_exp;
+    digit = extract_digit(value, scale);
+    BigInt value_high = value;
+    value_high.add(margin_high);
+    const int cl = compare(value, margin_low);
+    const int ch = compare(value_high, scale);
+    low = is_even ? cl <= 0 : cl < 0;    // rounding down stays within the value's interval
+    high = is_even ? ch >= 0 : ch > 0;   // rounding up does
+    if (((low || high) && digit_exp <= cutoff_min_exp) || digit_exp == cutoff_max_exp) break;
+    digits += static_cast<char>('0' + digit);
+    value.mul_small(10);
+    margin_low.mul_small(10);
+    margin_high.mul_small(10);
+  }
+
+  bool round_down = low;
+  if (low == high) {  // both roundings are allowed (or neither): take the nearer, ties to even
+    value.shift_left(1);
+    const int c = compare(value, scale);
+    round_down = c < 0 || (c == 0 && (digit & 1) == 0);
+  }
+  if (round_down) {
+    digits += static_cast<char>('0' + digit);
+    return out_exponent;
+  }
+  if (digit < 9) {
+    digits += static_cast<char>('0' + digit + 1);
+    return out_exponent;
+  }
+  while (!digits.empty() && digits.back() == '9') digits.pop_back();  // carry
+  if (digits.empty()) {
+    digits = "1";
+    return out_exponent + 1;
+  }
+  ++digits.back();
+  return out_exponent;
+}
+
+// NumPy's trim modes: 'k' keep zeros, '.' drop trailing zeros, '0' keep one zero after the point,
+// '-' drop trailing zeros and the point.
+enum class Trim { Keep, Zeros, LeaveOneZero, DptZeros };
+
+// np.format_float_positional (unique=True, fractional=True); -1 leaves an argument unset.
+std::string format_positional(const Decomposed& f, int precision, int min_digits, Trim trim,
+                              bool sign_plus, int pad_left, int pad_right) {
+  std::string out;
+  if (f.negative) {
+    out += '-';
+  } else if (sign_plus) {
+    out += '+';
+  }
+  const int has_sign = static_cast<int>(out.size());
+  std::string digits;
+  const int exp10 = dragon4(f, Cutoff::Fraction, precision, min_digits, digits);
+  const int num_digits = static_cast<int>(digits.size());
+  int whole = 1;
+  int frac = 0;
+  if (exp10 >= 0) {
+    whole = exp10 + 1;
+    if (num_digits <= whole) {
+      out += digits;
+      out.append(static_cast<std::size_t>(whole - num_digits), '0');
+    } else {
+      out.append(digits, 0, static_cast<std::size_t>(whole));
+      out += '.';
+      out.append(digits, static_cast<std::size_t>(whole));
+      frac = num_digits - whole;
+    }
+  } else {
+    const int zeros = -(exp10 + 1);
+    out += "0.";
+    out.append(static_cast<std::size_t>(zeros), '0');
+    out += digits;
+    frac = zeros + num_digits;
+  }
+  if (trim != Trim::DptZeros && frac == 0) out += '.';
+  const int desired = std::max(min_digits, 0);
+  if (trim == Trim::LeaveOneZero) {
+    if (frac == 0) out += '0', ++frac;
+  } else if (trim == Trim::Keep && desired > frac) {
+    out.append(static_cast<std::size_t>(desired - frac), '0');
+    frac = desired;
+  }
+  if (trim != Trim::Keep && frac > 0) {
+    while (out.back() == '0') out.pop_back(), --frac;
+    if (out.back() == '.') {
+      if (trim == Trim::LeaveOneZero) {
+        out += '0', ++frac;
+      } else if (trim == Trim::DptZeros) {
+        out.pop_back();
+      }
+    }
+  }
+  if (pad_right >= frac) {
+    if (trim == Trim::DptZeros && frac == 0) out += ' ';
+    out.append(static_cast<std::size_t>(pad_right - frac), ' ');
+  }
+  if (pad_left > whole + has_sign) {
+    out.insert(0, static_cast<std::size_t>(pad_left - whole - has_sign), ' ');
+  }
+  return out;
+}
+
+// np.format_float_scientific (unique=True); -1 leaves an argument unset.
+std::string format_scientific(const Decomposed& f, int precision, int min_digits, Trim trim,
+                              bool sign_plus, int pad_left, int exp_digits) {
+  std::string out;
+  const int left_chars = 1 + ((f.negative || sign_plus) ? 1 : 0);
+  if (pad_left > left_chars) out.append(static_cast<std::size_t>(pad_left - left_chars), ' ');
+  if (f.negative) {
+    out += '-';
+  } else if (sign_plus) {
+    out += '+';
+  }
+  std::string digits;
+  const int exp10 = dragon4(f, Cutoff::Total, precision < 0 ? -1 : precision + 1,
+                            min_digits < 0 ? -1 : min_digits + 1, digits);
+  out += digits[0];
+  int frac = static_cast<int>(digits.size()) - 1;
+  if (frac > 0) {
+    out += '.';
+    out.append(digits, 1);
+  }
+  if (trim != Trim::DptZeros && frac == 0) out += '.';
+  const int add = std::max(min_digits, 0);
+  if (trim == Trim::LeaveOneZero) {
+    if (frac == 0) out += '0', ++frac;
+  } else if (trim == Trim::Keep && add > frac) {
+    out.append(static_cast<std::size_t>(add - frac), '0');
+    frac = add;
+  }
+  if (trim != Trim::Keep && frac > 0) {
+    while (out.back() == '0') out.pop_back(), --frac;
+    if (trim == Trim::LeaveOneZero && out.back() == '.') out += '0';
+  }
+  out += exp10 >= 0 ? "e+" : "e-";
+  const std::string e = std::to_string(exp10 >= 0 ? exp10 : -exp10);
+  const int width = exp_digits < 0 ? 2 : std::min(exp_digits, 5);
+  if (static_cast<int>(e.size()) < width) out.append(static_cast<std::size_t>(width) - e.size(), '0');
+  return out + e;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Element formatters: NumPy's FloatingFormat, ComplexFloatingFormat, IntegerFormat, BoolFormat.
+
+// FloatingFormat with floatmode 'maxprec', sign '-' (or '+' for imaginary parts).
+class FloatFormatter {
+ public:
+  FloatFormatter(FloatKind kind, const std::vector<double>& values, bool sign_plus,
+                 const PrintOptions& o)
+      : kind_(kind), sign_plus_(sign_plus), precision_(o.precision) {
+    std::vector<double> finite;
+    bool has_neginf = false;
+    double max_abs = 0.0;
+    double min_abs = 0.0;
+    bool any_nonzero = false;
+    for (double v : values) {
+      if (!std::isfinite(v)) {
+        has_neginf = has_neginf || (std::isinf(v) && v < 0);
+        continue;
+      }
+      finite.push_back(v);
+      if (v == 0.0) continue;
+      const double a = std::fabs(v);
+      max_abs = any_nonzero ? std::max(max_abs, a) : a;
+      min_abs = any_nonzero ? std::min(min_abs, a) : a;
+      any_nonzero = true;
+    }
+    if (any_nonzero) {
+      // Compared in the type's own arithmetic, as NumPy 2 compares a scalar with a Python float.
+      static constexpr std::array<double, 9> kPow10 = {1e0, 1e1, 1e2, 1e3, 1e4,
+                                                       1e5, 1e6, 1e7, 1e8};
+      const double cutoff = o.numpy_minor >= 3
+                                ? kPow10[static_cast<std::size_t>(std::min(8, finfo_precision(kind)))]
+                                : 1e8;
+      exp_format_ = max_abs >= round_to(kind, cutoff) || min_abs < round_to(kind, 1e-4) ||
+                    divide_in(kind, max_abs, min_abs) > 1000.0;
+    }
+    if (finite.empty()) {
+      trim_ = Trim::Zeros;
+    } else if (exp_format_) {
+      int max_exp = 0;
+      int max_frac = 0;
+      for (double v : finite) {
+        const std::string s =
+            format_scientific(decompose(kind, v), precision_, -1, Trim::Zeros, sign_plus, -1, -1);
+        const std::size_t dot = s.find('.');
+        const std::size_t e = s.find('e');
+        pad_left_ = std::max(pad_left_, static_cast<int>(dot));
+        max_frac = std::max(max_frac, static_cast<int>(e - dot - 1));
+        max_exp = std::max(max_exp, static_cast<int>(s.size() - e - 1));
+      }
+      exp_size_ = max_exp - 1;
+      trim_ = Trim::Keep;
+      precision_ = max_frac;
+      min_digits_ = max_frac;
+      pad_right_ = exp_size_ + 2 + precision_;
+    } else {
+      for (double v : finite) {
+        const std::string s =
+            format_positional(decompose(kind, v), precision_, -1, Trim::Zeros, sign_plus, -1, -1);
+        const std::size_t dot = s.find('.');
+        pad_left_ = std::max(pad_left_, static_cast<int>(dot));
+        pad_right_ = std::max(pad_right_, static_cast<int>(s.size() - dot - 1));
+      }
+      trim_ = Trim::Zeros;
+      min_digits_ = 0;
+    }
+    if (finite.size() != values.size()) {  // room for "nan", "inf", "-inf"
+      const int neginf = (sign_plus || has_neginf) ? 1 : 0;
+      const int offset = pad_right_ + 1;
+      pad_left_ = std::max({pad_left_, 3 - offset, 3 + neginf - offset});
+    }
+  }
+
+  std::string operator()(double x) const {
+    if (!std::isfinite(x)) {
+      std::string s = std::isnan(x) ? (sign_plus_ ? "+nan" : "nan")
+                                    : (x < 0 ? "-inf" : (sign_plus_ ? "+inf" : "inf"));
+      const int pad = pad_left_ + pad_right_ + 1 - static_cast<int>(s.size());
+      return std::string(static_cast<std::size_t>(std::max(pad, 0)), ' ') + s;
+    }
+    const Decomposed d = decompose(kind_, x);
+    if (exp_format_) {
+      return format_scientific(d, precision_, min_digits_, trim_, sign_plus_, pad_left_, exp_size_);
+    }
+    return format_positional(d, precision_, min_digits_, trim_, sign_plus_, pad_left_, pad_right_);
+  }
+
+ private:
+  FloatKind kind_;
+  bool sign_plus_;
+  int precision_;
+  bool exp_format_ = false;
+  int min_digits_ = -1;
+  Trim trim_ = Trim::Zeros;
+  int pad_left_ = 0;
+  int pad_right_ = 0;
+  int exp_size_ = -1;
+};
+
+// The str of a float scalar (scalartypes.c.src): positional between 1e-4 and a type-dependent
+// cutoff, scientific outside; "1.0" style positional, "1e+16" style scientific.
+std::string float_scalar_str(FloatKind k, double v, Trim trim_pos, Trim trim_sci, bool sign,
+                             int numpy_minor) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v < 0 ? "-inf" : (sign ? "+inf" : "inf");
+  long double max_positional = 1e16L;
+  if (numpy_minor >= 3) {
+    switch (k) {
+      case FloatKind::F16: max_positional = 1e3L; break;
+      case FloatKind::BF16: max_positional = 1e2L; break;
+      case FloatKind::F32: max_positional = 1e6L; break;
+      case FloatKind::F64: max_positional = 1e16L; break;
+    }
+  }
+  const long double a = std::fabs(static_cast<long double>(v));
+  const Decomposed d = decompose(k, v);
+  if (v == 0 || (a < max_positional && a >= 1e-4L)) {
+    return format_positional(d, -1, -1, trim_pos, sign, -1, -1);
+  }
+  return format_scientific(d, -1, -1, trim_sci, sign, -1, -1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading elements of C-contiguous host data.
+
+double load_float(const void* data, DType t, std::int64_t i) {
+  const auto n = static_cast<std::size_t>(i);
+  switch (t) {
+    case DType::Float16: return static_cast<float>(static_cast<const half*>(data)[n]);
+    case DType::BFloat16: return static_cast<float>(static_cast<const bfloat16_t*>(data)[n]);
+    case DType::Float32: return static_cast<const float*>(data)[n];
+    default: return static_cast<const double*>(data)[n];
+  }
+}
+
+std::complex<double> load_complex(const void* data, DType t, std::int64_t i) {
+  const auto n = static_cast<std::size_t>(i);
+  if (t == DType::Complex64) {
+    const std::complex<float> c = static_cast<const std::complex<float>*>(data)[n];
+    return {c.real(), c.imag()};
+  }
+  return static_cast<const std::complex<double>*>(data)[n];
+}
+
+template <class Int> Int load_int(const void* data, DType t, std::int64_t i) {
+  return visit_dtype(t, [&]<class T>() -> Int {
+    if constexpr (std::is_integral_v<T>) {
+      return static_cast<Int>(static_cast<const T*>(data)[static_cast<std::size_t>(i)]);
+    } else {
+      return Int{};
+    }
+  });
+}
+
+using ElementFormat = std::function<std::string(std::int64_t)>;
+
+// IntegerFormat: right-aligned to the widest of str(max) and str(min) of the shown elements.
+template <class Int>
+ElementFormat make_int_format(const void* data, DType t, const std::vector<std::int64_t>& shown) {
+  std::size_t width = 0;
+  if (!shown.empty()) {
+    Int lo = load_int<Int>(data, t, shown[0]);
+    Int hi = lo;
+    for (std::int64_t i : shown) {
+      const Int v = load_int<Int>(data, t, i);
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+    width = std::max(std::to_string(lo).size(), std::to_string(hi).size());
+  }
+  return [data, t, width](std::int64_t i) {
+    std::string s = std::to_string(load_int<Int>(data, t, i));
+    if (s.size() < width) s.insert(0, width - s.size(), ' ');
+    return s;
+  };
+}
+
+ElementFormat make_element_format(const void* data, DType t, const std::vector<std::int64_t>& shown,
+                                  bool zero_dim, const PrintOptions& o) {
+  switch (kind(t)) {
+    case DKind::Bool: {
+      const std::string true_str = zero_dim ? "True" : " True";  // aligns with "False"
+      return [data, true_str](std::int64_t i) {
+        return static_cast<const bool*>(data)[static_cast<std::size_t>(i)] ? true_str
+                                                                           : std::string("False");
+      };
+    }
+    case DKind::Signed: return make_int_format<std::int64_t>(data, t, shown);
+    case DKind::Unsigned: return make_int_format<std::uint64_t>(data, t, shown);
+    case DKind::Float: {
+      std::vector<double> values;
+      values.reserve(shown.size());
+      for (std::int64_t i : shown) values.push_back(load_float(data, t, i));
+      FloatFormatter f(float_kind(t), values, false, o);
+      return [data, t, f](std::int64_t i) { return f(load_float(data, t, i)); };
+    }
+    case DKind::Complex: {
+      std::vector<double> re;
+      std::vector<double> im;
+      for (std::int64_t i : shown) {
+        const std::complex<double> c = load_complex(data, t, i);
+        re.push_back(c.real());
+        im.push_back(c.imag());
+      }
+      FloatFormatter fr(float_kind(t), re, false, o);
+      FloatFormatter fi(float_kind(t), im, true, o);
+      return [data, t, fr, fi](std::int64_t i) {
+        const std::complex<double> c = load_complex(data, t, i);
+        std::string imag = fi(c.imag());
+        const std::size_t end = imag.find_last_not_of(' ') + 1;
+        imag.insert(end, 1, 'j');  // before the padding
+        return fr(c.real()) + imag;
+      };
+    }
+  }
+  return {};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layout (_formatArray): nested brackets, wrapping at the line width, summarization.
+
+std::string_view rstrip(std::string_view s) {
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return s;
+}
+
+class Layout {
+ public:
+  Layout(const Shape& shape, bool summarize, int edgeitems, std::string_view separator)
+      : shape_(shape), summarize_(summarize), edge_(edgeitems), sep_(separator) {
+    strides_.assign(static_cast<std::size_t>(shape.size()), 1);
+    for (int a = shape.size() - 2; a >= 0; --a) {
+      strides_[static_cast<std::size_t>(a)] = strides_[static_cast<std::size_t>(a + 1)] * shape[a + 1];
+    }
+  }
+
+  // Flat indices of the elements that will be shown (_leading_trailing).
+  void collect(int axis, std::int64_t offset, std::vector<std::int64_t>& out) const {
+    if (axis == shape_.size()) {
+      out.push_back(offset);
+      return;
+    }
+    for (std::int64_t p : kept(axis)) {
+      if (p >= 0) collect(axis + 1, offset + p * stride(axis), out);
+    }
+  }
+
+  std::string render(int axis, std::int64_t offset, const std::string& hanging, int width,
+                     const ElementFormat& element) const {
+    if (axis == shape_.size()) return element(offset);
+    const std::string next_hanging = hanging + ' ';  // aligns under the '[' just opened
+    const int next_width = width - 1;                 // leaves room for the ']'
+    const std::vector<std::int64_t> ks = kept(axis);
+    const int axes_left = shape_.size() - axis;
+    auto word_at = [&](std::int64_t p) {
+      return p < 0 ? std::string("...")
+                   : render(axis + 1, offset + p * stride(axis), next_hanging, next_width, element);
+    };
+    std::string s;
+    if (axes_left == 1) {
+      const int elem_width = width - std::max<int>(static_cast<int>(rstrip(sep_).size()), 1);
+      std::string line = hanging;
+      for (std::size_t j = 0; j < ks.size(); ++j) {
+        const std::string word = word_at(ks[j]);
+        // Wrap when the word would pass the width, unless the line holds nothing yet.
+        if (line.size() + word.size() > static_cast<std::size_t>(elem_width) &&
+            line.size() > hanging.size()) {
+          s += rstrip(line);
+          s += '\n';
+          line = hanging;
+        }
+        line += word;
+        if (j + 1 < ks.size()) line += sep_;
+      }
+      s += line;
+    } else {
+      const std::string line_sep =
+          std::string(rstrip(sep_)) + std::string(static_cast<std::size_t>(axes_left - 1), '\n');
+      for (std::size_t j = 0; j < ks.size(); ++j) {
+        s += hanging + word_at(ks[j]);
+        if (j + 1 < ks.size()) s += line_sep;
+      }
+    }
+    return "[" + s.substr(hanging.size()) + "]";
+  }
+
+ private:
+  std::int64_t stride(int axis) const { return strides_[static_cast<std::size_t>(axis)]; }
+
+  // Positions printed along an axis, -1 standing for "...". As NumPy, the last position is
+  // always printed, even with edgeitems 0.
+  std::vector<std::int64_t> kept(int axis) const {
+    const std::int64_t n = shape_[axis];
+    const bool summary = summarize_ && 2 * static_cast<std::int64_t>(edge_) < n;
+    const std::int64_t leading = summary ? edge_ : 0;
+    const std::int64_t trailing = summary ? edge_ : n;
+    std::vector<std::int64_t> ks;
+    for (std::int64_t i = 0; i < leading; ++i) ks.push_back(i);
+    if (summary) ks.push_back(-1);
+    for (std::int64_t i = trailing; i > 1; --i) ks.push_back(n - i);
+    ks.push_back(n - 1);
+    return ks;
+  }
+
+  const Shape& shape_;
+  bool summarize_;
+  int edge_;
+  std::string_view sep_;
+  std::vector<std::int64_t> strides_;
+};
+
+// np.array2string: the bracketed body, without the "array(" prefix and suffix it leaves room for.
+std::string array_body(const void* data, DType dtype, const Shape& shape, const PrintOptions& o,
+                       std::string_view separator, std::string_view prefix,
+                       std::string_view suffix) {
+  const std::int64_t size = shape.numel();
+  if (size == 0) return "[]";
+  if (data == nullptr) throw ValueError("format: null data for an array of size " + std::to_string(size));
+  const Layout layout(shape, size > o.threshold, o.edgeitems, separator);
+  std::vector<std::int64_t> shown;
+  layout.collect(0, 0, shown);
+  const ElementFormat element = make_element_format(data, dtype, shown, shape.size() == 0, o);
+  const std::string hanging = " " + std::string(prefix.size(), ' ');
+  return layout.render(0, 0, hanging, o.linewidth - static_cast<int>(suffix.size()), element);
+}
+
+// dtype_is_implied: the dtypes whose repr leaves out ", dtype=...".
+bool dtype_is_implied(DType t) {
+  return t == DType::Int64 || t == DType::Float64 || t == DType::Complex128 || t == DType::Bool;
+}
+
+std::string scalar_str(const void* data, DType t, const PrintOptions& o) {
+  switch (kind(t)) {
+    case DKind::Bool: return *static_cast<const bool*>(data) ? "True" : "False";
+    case DKind::Signed: return std::to_string(load_int<std::int64_t>(data, t, 0));
+    case DKind::Unsigned: return std::to_string(load_int<std::uint64_t>(data, t, 0));
+    case DKind::Float:
+      return float_scalar_str(float_kind(t), load_float(data, t, 0), Trim::LeaveOneZero,
+                              Trim::DptZeros, false, o.numpy_minor);
+    case DKind::Complex: {
+      const std::complex<double> c = load_complex(data, t, 0);
+      const FloatKind k = float_kind(t);
+      auto part = [&](double v, bool sign) {
+        return float_scalar_str(k, v, Trim::DptZeros, Trim::DptZeros, sign, o.numpy_minor);
+      };
+      if (c.real() == 0 && !std::signbit(c.real())) return part(c.imag(), false) + "j";
+      const std::string re = part(c.real(), false);
+      const std::string im = std::isnan(c.imag()) ? "+nan" : part(c.imag(), true);
+      return "(" + re + im + "j)";
+    }
+  }
+  return {};
+}
+
+std::string shape_tuple(const Shape& s) {
+  std::string out = "(";
+  for (int i = 0; i < s.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += std::to_string(s[i]);
+  }
+  return out + (s.size() == 1 ? ",)" : ")");
+}
+
+}  // namespace
+
+std::string format_array_repr(const void* data, DType dtype, const Shape& shape,
+                              const PrintOptions& options) {
+  const std::string prefix = "array(";
+  const std::string body = array_body(data, dtype, shape, options, ", ", prefix, ")");
+  const std::int64_t size = shape.numel();
+  std::vector<std::string> extras;
+  const bool empty_1d = shape.size() == 1 && shape[0] == 0;
+  if ((size == 0 && !empty_1d) || (options.numpy_minor >= 2 && size > options.threshold)) {
+    extras.push_back("shape=" + shape_tuple(shape));
+  }
+  if (!dtype_is_implied(dtype) || size == 0) extras.push_back("dtype=" + std::string(name(dtype)));
+  if (extras.empty()) return prefix + body + ")";
+
+  const std::string head = prefix + body + ",";
+  std::string tail;
+  for (const std::string& e : extras) tail += (tail.empty() ? "" : ", ") + e;
+  tail += ")";
+  // The extras go on a new line when they would push the last line past the width.
+  const std::size_t nl = head.rfind('\n');
+  const std::size_t last_line = head.size() - (nl == std::string::npos ? 0 : nl + 1);
+  const bool wrap = static_cast<int>(last_line + tail.size() + 1) > options.linewidth;
+  return head + (wrap ? "\n" + std::string(prefix.size(), ' ') : " ") + tail;
+}
+
+std::string format_array_str(const void* data, DType dtype, const Shape& shape,
+                             const PrintOptions& options) {
+  if (shape.size() == 0) {
+    if (data == nullptr) throw ValueError("format: null data for a 0-d array");
+    return scalar_str(data, dtype, options);
+  }
+  return array_body(data, dtype, shape, options, " ", "", "");
+}
+
+}  // namespace loom::detail

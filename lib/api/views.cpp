@@ -1,0 +1,307 @@
+// Views of include/loom/array.hpp: each builds an IndexMap and composes it into the node it
+// views (DESIGN.md decision 8). Reshape is a view when the layout allows, else it copies first.
+
+#include <algorithm>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include <loom/errors.hpp>
+#include <loom/ops.hpp>
+
+#include "api/builders.hpp"
+
+namespace loom {
+
+using detail::IndexMap;
+using detail::NodeRef;
+using detail::Op;
+
+namespace {
+
+// A map that keeps each output dim on input dim `src[i]` with coefficient 1 (-1: a new axis).
+IndexMap select_dims(const std::vector<int>& src, int in_ndim) {
+  IndexMap m;
+  m.out_ndim = static_cast<int>(src.size());
+  m.in_ndim = in_ndim;
+  for (int i = 0; i < m.out_ndim; ++i) {
+    m.dim[i] = static_cast<std::int8_t>(src[static_cast<std::size_t>(i)]);
+    m.coef[i] = src[static_cast<std::size_t>(i)] >= 0 ? 1 : 0;
+  }
+  return m;
+}
+
+Shape infer_shape(const Shape& requested, std::int64_t size) {
+  Shape out = requested;
+  int unknown = -1;
+  std::int64_t known = 1;
+  for (int i = 0; i < out.size(); ++i) {
+    if (out[i] == -1) {
+      if (unknown >= 0) throw ValueError("can only specify one unknown dimension");
+      unknown = i;
+    } else if (out[i] < 0) {
+      throw ValueError(fmt::format("negative dimensions not allowed, got {}", out[i]));
+    } else {
+      known *= out[i];
+    }
+  }
+  if (unknown >= 0) {
+    if (known == 0 || size % known != 0) {
+      throw ValueError(fmt::format("cannot reshape array of size {} into shape {}", size,
+                                   detail::compact(requested)));
+    }
+    out[unknown] = size / known;
+  }
+  if (out.numel() != size) {
+    throw ValueError(fmt::format("cannot reshape array of size {} into shape {}", size,
+                                 detail::compact(requested)));
+  }
+  return out;
+}
+
+struct SliceBounds {
+  std::int64_t start, step, length;
+};
+
+// Python's slice.indices(n) and the resulting length.
+SliceBounds slice_bounds(const Slice& s, std::int64_t n) {
+  const std::int64_t step = s.step.value_or(1);
+  if (step == 0) throw ValueError("slice step cannot be zero");
+  std::int64_t start, stop;
+  if (step > 0) {
+    start = s.start.value_or(0);
+    stop = s.stop.value_or(n);
+    if (start < 0) start = std::max<std::int64_t>(start + n, 0);
+    if (stop < 0) stop = std::max<std::int64_t>(stop + n, 0);
+    start = std::min(start, n);
+    stop = std::min(stop, n);
+    return {start, step, stop > start ? (stop - start + step - 1) / step : 0};
+  }
+  start = s.start.has_value() ? *s.start : n - 1;
+  stop = s.stop.has_value() ? *s.stop : -1;
+  if (s.start.has_value() && start < 0) start = std::max<std::int64_t>(start + n, -1);
+  if (s.stop.has_value() && stop < 0) stop = std::max<std::int64_t>(stop + n, -1);
+  start = std::min(start, n - 1);
+  stop = std::min(stop, n - 1);
+  return {start, step, start > stop ? (start - stop - step - 1) / (-step) : 0};
+}
+
+}  // namespace
+
+Array Array::reshape(const Shape& shape) const {
+  const NodeRef n = detail::leaf_of(*this, "reshape");
+  const Shape out = infer_shape(shape, n->numel());
+  if (out == n->shape) return Array(n);
+  switch (n->op) {
+    case Op::Buffer: {
+      if (auto st = detail::reshape_strides(n->shape, n->strides, out)) {
+        return Array(detail::make_buffer(n->storage, n->dtype, out, *st, n->offset));
+      }
+      // NumPy copies when the strides do not allow a view; so do we, as its own kernel.
+      return Array(detail::make_reshape(detail::make_copy(n, true), out));
+    }
+    case Op::View: {
+      if (auto m = detail::reshape_map(n->map, n->shape, out)) {
+        return Array(detail::make_view(n->inputs[0], *m, out));
+      }
+      return Array(detail::make_reshape(detail::make_copy(n, true), out));
+    }
+    case Op::Reshape: return Array(detail::make_reshape(n->inputs[0], out));
+    case Op::Arange:
+    case Op::Linspace:
+    case Op::Constant: {
+      // Generators of one dim (or none) are contiguous: every reshape is a view.
+      auto m = detail::reshape_map(IndexMap::identity(n->shape.size()), n->shape, out);
+      if (m) return Array(detail::make_view(n, *m, out));
+      return Array(detail::make_reshape(n, out));
+    }
+    default: {
+      // A computed array: its elements in C order, whatever kernel produces them.
+      auto m = detail::reshape_map(IndexMap::identity(n->shape.size()), n->shape, out);
+      if (m) return Array(detail::make_view(n, *m, out));  // splits and unit dims stay views
+      return Array(detail::make_reshape(n, out));
+    }
+  }
+}
+
+Array Array::transpose(const Shape& axes) const {
+  const NodeRef n = detail::leaf_of(*this, "transpose");
+  const int nd = n->shape.size();
+  if (axes.size() != nd) throw ValueError("axes don't match array");
+  std::vector<int> src(static_cast<std::size_t>(nd));
+  std::vector<bool> seen(static_cast<std::size_t>(nd), false);
+  Shape out = n->shape;
+  for (int i = 0; i < nd; ++i) {
+    const int a = detail::normalize_axis(axes[i], nd);
+    if (seen[static_cast<std::size_t>(a)]) throw ValueError("repeated axis in transpose");
+    seen[static_cast<std::size_t>(a)] = true;
+    src[static_cast<std::size_t>(i)] = a;
+    out[i] = n->shape[a];
+  }
+  return Array(detail::view_node(n, select_dims(src, nd), out));
+}
+
+Array Array::transpose() const {
+  Shape axes = Shape::filled(ndim(), 0);
+  for (int i = 0; i < ndim(); ++i) axes[i] = ndim() - 1 - i;
+  return transpose(axes);
+}
+Array Array::T() const { return transpose(); }
+
+Array Array::swapaxes(int a, int b) const {
+  const int nd = ndim();
+  Shape axes = Shape::filled(nd, 0);
+  std::iota(axes.begin(), axes.end(), 0);
+  std::swap(axes[detail::normalize_axis(a, nd)], axes[detail::normalize_axis(b, nd)]);
+  return transpose(axes);
+}
+
+Array Array::broadcast_to(const Shape& shape) const {
+  return Array(detail::broadcast_node(detail::leaf_of(*this, "broadcast_to"), shape));
+}
+
+Array Array::expand_dims(int axis) const {
+  const NodeRef n = detail::leaf_of(*this, "expand_dims");
+  const int nd = n->shape.size();
+  const int a = detail::normalize_axis(axis, nd + 1);
+  std::vector<int> src;
+  Shape out;
+  for (int i = 0, k = 0; i <= nd; ++i) {
+    if (i == a) {
+      src.push_back(-1);
+      out.push_back(1);
+    } else {
+      src.push_back(k);
+      out.push_back(n->shape[k++]);
+    }
+  }
+  return Array(detail::view_node(n, select_dims(src, nd), out));
+}
+
+namespace {
+Array squeeze_where(const Array& arr, const std::vector<bool>& drop) {
+  const NodeRef n = detail::leaf_of(arr, "squeeze");
+  IndexMap m;
+  m.in_ndim = n->shape.size();
+  Shape out;
+  std::vector<int> src;
+  for (int k = 0; k < n->shape.size(); ++k) {
+    if (!drop[static_cast<std::size_t>(k)]) {
+      src.push_back(k);
+      out.push_back(n->shape[k]);
+    }
+  }
+  return Array(detail::view_node(n, select_dims(src, n->shape.size()), out));
+}
+}  // namespace
+
+Array Array::squeeze() const {
+  std::vector<bool> drop;
+  for (std::int64_t d : shape()) drop.push_back(d == 1);
+  return squeeze_where(*this, drop);
+}
+
+Array Array::squeeze(int axis) const {
+  const int a = detail::normalize_axis(axis, ndim());
+  if (shape()[a] != 1) {
+    throw ValueError("cannot select an axis to squeeze out which has size not equal to one");
+  }
+  std::vector<bool> drop(static_cast<std::size_t>(ndim()), false);
+  drop[static_cast<std::size_t>(a)] = true;
+  return squeeze_where(*this, drop);
+}
+
+Array Array::flip(int axis) const {
+  const int a = detail::normalize_axis(axis, ndim());
+  return slice(a, none, none, -1);
+}
+
+Array Array::flip() const {
+  Array r = *this;
+  for (int i = 0; i < ndim(); ++i) r = r.flip(i);
+  return r;
+}
+
+Array Array::ravel() const { return reshape({-1}); }
+
+Array Array::slice(int axis, std::optional<std::int64_t> start, std::optional<std::int64_t> stop,
+                   std::optional<std::int64_t> step) const {
+  std::vector<Index> idx;
+  const int a = detail::normalize_axis(axis, ndim());
+  for (int i = 0; i < a; ++i) idx.emplace_back(all);
+  idx.emplace_back(Slice(start, stop, step));
+  return index(idx);
+}
+
+Array Array::operator[](std::int64_t i) const { return index(std::vector<Index>{Index(i)}); }
+Array Array::operator[](Slice s) const { return index(std::vector<Index>{Index(s)}); }
+Array Array::operator[](std::initializer_list<Index> idx) const {
+  return index(std::span<const Index>(idx.begin(), idx.size()));
+}
+
+Array Array::index(std::span<const Index> idx) const {
+  const NodeRef n = detail::leaf_of(*this, "index");
+  const int nd = n->shape.size();
+  int consumed = 0;
+  int ellipses = 0;
+  for (const Index& e : idx) {
+    if (std::holds_alternative<std::int64_t>(e.value()) || std::holds_alternative<Slice>(e.value())) {
+      ++consumed;
+    } else if (std::holds_alternative<Ellipsis>(e.value())) {
+      ++ellipses;
+    }
+  }
+  if (ellipses > 1) throw IndexError("an index can only have a single ellipsis ('...')");
+  if (consumed > nd) {
+    throw IndexError(fmt::format(
+        "too many indices for array: array is {}-dimensional, but {} were indexed", nd, consumed));
+  }
+  IndexMap m;
+  m.in_ndim = nd;
+  Shape out;
+  int k = 0;  // next input dim
+  const auto add_out = [&](int src, std::int64_t coef, std::int64_t extent) {
+    const int i = out.size();
+    out.push_back(extent);
+    m.dim[i] = static_cast<std::int8_t>(src);
+    m.coef[i] = coef;
+  };
+  const auto full_dim = [&] {
+    add_out(k, 1, n->shape[k]);
+    ++k;
+  };
+  for (const Index& e : idx) {
+    const auto& v = e.value();
+    if (const auto* i = std::get_if<std::int64_t>(&v)) {
+      const std::int64_t ext = n->shape[k];
+      if (*i < -ext || *i >= ext) {
+        throw IndexError(fmt::format("index {} is out of bounds for axis {} with size {}", *i, k,
+                                     ext));
+      }
+      m.offset[k] = *i < 0 ? *i + ext : *i;
+      ++k;
+    } else if (const auto* s = std::get_if<Slice>(&v)) {
+      const SliceBounds b = slice_bounds(*s, n->shape[k]);
+      m.offset[k] = b.length > 0 ? b.start : 0;
+      add_out(k, b.step, b.length);
+      ++k;
+    } else if (std::holds_alternative<NewAxis>(v)) {
+      add_out(-1, 0, 1);
+    } else {  // ellipsis: the dims no other entry consumes
+      for (int r = nd - consumed; r > 0; --r) full_dim();
+    }
+  }
+  while (k < nd) full_dim();
+  m.out_ndim = out.size();
+  return Array(detail::view_node(n, m, out));
+}
+
+Array Array::astype(DType dtype) const { return loom::astype(*this, dtype); }
+Array Array::copy() const {
+  return Array(detail::make_copy(detail::leaf_of(*this, "copy"), false));
+}
+Array Array::real() const { return loom::real(*this); }
+Array Array::imag() const { return loom::imag(*this); }
+Array Array::conj() const { return loom::conj(*this); }
+
+}  // namespace loom

@@ -1,0 +1,100 @@
+// explain() and source(): the plan eval() would run, and its kernels' CUDA source, produced
+// without compiling or running anything (DESIGN.md decision 5).
+
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include <loom/errors.hpp>
+#include <loom/eval.hpp>
+
+#include "codegen/emit_elementwise.hpp"
+#include "exec/kernel_cache.hpp"
+#include "exec/realize.hpp"
+#include "runtime/device.hpp"
+
+namespace loom {
+
+namespace {
+
+std::vector<detail::NodeRef> nodes_of(const std::vector<Array>& arrays) {
+  std::vector<detail::NodeRef> nodes;
+  for (const Array& a : arrays) {
+    if (!a.valid()) throw ValueError("explain: an empty Array handle");
+    nodes.push_back(a.node());
+  }
+  return nodes;
+}
+
+const char* path_text(codegen::Path p) {
+  switch (p) {
+    case codegen::Path::Flat: return "flat loop";
+    case codegen::Path::Rows: return "rows (2-D grid)";
+    case codegen::Path::Unravel: return "unravelled index";
+  }
+  return "?";
+}
+
+std::string leaf_text(const codegen::Leaf& l, int j) {
+  switch (l.kind) {
+    case codegen::LeafKind::Buffer:
+      return fmt::format("in{}: {}{} buffer{}", j, name(l.dtype), to_string(l.node->shape),
+                         l.unravel ? " (index split per element: reshape of a strided layout)" : "");
+    case codegen::LeafKind::Scalar:
+      return fmt::format("s{}: constant {} = {} (kernel argument)", j, name(l.dtype), l.node->value.to_string());
+    case codegen::LeafKind::Arange: return fmt::format("arange{}: generator, reads no memory", j);
+    case codegen::LeafKind::Linspace: return fmt::format("linspace{}: generator, reads no memory", j);
+    case codegen::LeafKind::Eye: return fmt::format("eye{}: generator, reads no memory", j);
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string explain_string(const std::vector<Array>& arrays) {
+  const std::vector<detail::NodeRef> nodes = nodes_of(arrays);
+  const exec::Prepared prep = exec::prepare(nodes);
+  const bool gpu = rt::has_gpu();
+  std::string s = fmt::format("loom plan: {} kernel(s), {} view(s) of results, fusion {}{}\n",
+                              prep.kernels.size(), prep.plan.view_roots.size(),
+                              fusion_enabled() ? "on" : "off",
+                              gpu ? "" : " (no GPU: the host reference evaluator runs it)");
+  for (std::size_t g = 0; g < prep.kernels.size(); ++g) {
+    const codegen::KernelPlan& kp = prep.kernels[g];
+    const std::string state = gpu ? exec::to_string(exec::probe(rt::current_device(), kp)) : "not compiled (no GPU)";
+    s += fmt::format("kernel {}: {}  [{}]\n", g, codegen::kernel_name(kp), state);
+    for (std::size_t o = 0; o < kp.outputs.size(); ++o) {
+      const detail::Node& r = *kp.roots[o];
+      s += fmt::format("  writes out{}: {}{} = {}\n", o, name(r.dtype), to_string(r.shape),
+                       codegen::expression_text(kp, static_cast<int>(o)));
+    }
+    for (std::size_t j = 0; j < kp.leaves.size(); ++j) {
+      s += "  reads  " + leaf_text(kp.leaves[j], static_cast<int>(j)) + "\n";
+    }
+    s += fmt::format("  loop: {} over {} elements, shape {} after collapsing, {}-bit index, {} per access\n",
+                     path_text(kp.path), kp.numel, to_string(kp.shape), kp.index32 ? 32 : 64, kp.vec);
+  }
+  for (const codegen::ViewRoot& v : prep.plan.view_roots) {
+    s += fmt::format("view: {} is a view of {} (no kernel)\n", to_string(*v.node), to_string(*v.base));
+  }
+  for (const std::string& n : prep.plan.notes) s += "why: " + n + "\n";
+  return s;
+}
+
+void explain(const std::vector<Array>& arrays, std::ostream& os) { os << explain_string(arrays); }
+void explain(const Array& a) { explain({a}, std::cout); }
+
+std::string source(const std::vector<Array>& arrays) {
+  const exec::Prepared prep = exec::prepare(nodes_of(arrays));
+  std::string s;
+  for (const codegen::KernelPlan& kp : prep.kernels) {
+    const std::vector<codegen::Param> params = codegen::kernel_params(kp);
+    if (!s.empty()) s += "\n";
+    s += codegen::emit_elementwise(kp, params).text;
+  }
+  return s;
+}
+
+std::string Array::source() const { return loom::source({*this}); }
+
+}  // namespace loom

@@ -1,0 +1,35 @@
+#pragma once
+// realize(): the one place that sees both the graph and the runtime (DESIGN.md). The pipeline is
+// a list: partition -> plan each kernel (re-partitioning when a view must be materialized) ->
+// find or compile each kernel -> allocate outputs from the pool -> launch; without a GPU, the
+// host reference evaluator instead. LOOM_DEBUG_PASSES=1 prints the plan after each step.
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "codegen/kernel_plan.hpp"
+#include "codegen/partition.hpp"
+#include "graph/node.hpp"
+
+namespace loom::exec {
+
+struct Prepared {
+  codegen::Plan plan;
+  std::vector<codegen::KernelPlan> kernels;  // one per plan.groups entry
+};
+
+// The partition and kernel plans of evaluating `outputs` (no source, no compile).
+Prepared prepare(std::span<const detail::NodeRef> outputs);
+
+// Evaluates the outputs; afterwards each has its realized() result.
+void realize(std::span<const detail::NodeRef> outputs);
+
+// Host memory for the reference path, and device memory from the pool.
+std::shared_ptr<detail::Storage> host_storage(std::size_t nbytes);
+std::shared_ptr<detail::Storage> device_storage(int device, std::size_t nbytes);
+
+// Copies bytes of a storage to host memory (synchronizing with the current stream).
+void read_storage(const detail::Storage& s, std::size_t offset, std::size_t nbytes, void* dst);
+
+}  // namespace loom::exec

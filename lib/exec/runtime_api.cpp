@@ -1,0 +1,149 @@
+// The parts of the public API that run things: Array::eval and reading values, eval() of many
+// arrays, printing, storage for new arrays, the fusion switch and the cache counters.
+
+#include <cstring>
+#include <ostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include <loom/errors.hpp>
+#include <loom/eval.hpp>
+
+#include "api/builders.hpp"
+#include "api/format.hpp"
+#include "exec/kernel_cache.hpp"
+#include "exec/realize.hpp"
+#include "reference/evaluator.hpp"
+#include "runtime/cuda_check.hpp"
+#include "runtime/device.hpp"
+#include "runtime/env.hpp"
+
+namespace loom {
+
+namespace exec {
+bool fusion_enabled_impl();
+void set_fusion_impl(bool on);
+}  // namespace exec
+
+Array Array::eval() const {
+  const detail::NodeRef& n = node();
+  if (!n) throw ValueError("eval: an empty Array handle");
+  const detail::NodeRef one[] = {n};
+  exec::realize(one);
+  return Array(detail::as_leaf(n));
+}
+
+void eval(const std::vector<Array>& arrays) {
+  std::vector<detail::NodeRef> nodes;
+  for (const Array& a : arrays) {
+    if (!a.valid()) throw ValueError("eval: an empty Array handle");
+    nodes.push_back(a.node());
+  }
+  exec::realize(nodes);
+}
+
+std::vector<std::byte> Array::host_bytes() const {
+  const detail::NodeRef leaf = detail::as_leaf(eval().node());
+  ref::HostArray h = ref::gather(*leaf->storage, leaf->dtype, leaf->shape, leaf->strides,
+                                 leaf->offset, exec::read_storage);
+  return std::move(h.data);
+}
+
+Scalar Array::item_scalar() const {
+  if (size() != 1) {
+    throw ValueError(fmt::format("can only convert an array of size 1 to a C++ scalar (this one "
+                                 "has shape {})",
+                                 detail::compact(shape())));
+  }
+  const std::vector<std::byte> b = host_bytes();
+  Scalar s;
+  s.dtype = dtype();
+  visit_dtype(dtype(), [&]<class T>() {
+    T v;
+    std::memcpy(&v, b.data(), sizeof(T));
+    if constexpr (std::is_same_v<T, bool>) {
+      s.i = v ? 1 : 0;
+    } else if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>) {
+      s.f = static_cast<float>(v);
+    } else if constexpr (std::is_floating_point_v<T>) {
+      s.f = v;
+    } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+      s.i = v;
+    } else if constexpr (std::is_integral_v<T>) {
+      s.u = v;
+      s.i = static_cast<std::int64_t>(v);
+    } else {
+      s.c = std::complex<double>(v.real(), v.imag());
+    }
+  });
+  return s;
+}
+
+Placement Array::device() const {
+  const detail::Node& n = checked();
+  if (n.op == detail::Op::Buffer && n.storage) return n.storage->placement();
+  if (auto r = n.realized()) return r->storage->placement();
+  if (rt::has_gpu()) return {DeviceKind::GPU, rt::current_device()};
+  return {DeviceKind::Host, -1};
+}
+
+std::string to_string(const Array& a) {
+  const std::vector<std::byte> bytes = a.host_bytes();
+  return detail::format_array_repr(bytes.data(), a.dtype(), a.shape());
+}
+
+std::ostream& operator<<(std::ostream& os, const Array& a) { return os << to_string(a); }
+
+void set_fusion(bool enabled) { exec::set_fusion_impl(enabled); }
+bool fusion_enabled() { return exec::fusion_enabled_impl(); }
+
+CacheStats cache_stats() {
+  const exec::Counters& c = exec::counters();
+  CacheStats s;
+  s.compiles = c.compiles.load();
+  s.memory_hits = c.memory_hits.load();
+  s.disk_hits = c.disk_hits.load();
+  s.disk_writes = c.disk_writes.load();
+  s.disk_rejected = c.disk_rejected.load();
+  s.launches = c.launches.load();
+  return s;
+}
+
+void reset_cache_stats() {
+  exec::Counters& c = exec::counters();
+  c.compiles = 0;
+  c.memory_hits = 0;
+  c.disk_hits = 0;
+  c.disk_writes = 0;
+  c.disk_rejected = 0;
+  c.launches = 0;
+}
+
+void clear_memory_cache() { exec::clear_memory_cache(); }
+std::string cache_dir() { return rt::env().cache_dir; }
+
+namespace detail {
+
+std::shared_ptr<Storage> allocate_storage(std::size_t nbytes) {
+  if (!rt::has_gpu()) return exec::host_storage(nbytes);
+  return exec::device_storage(rt::current_device(), nbytes);
+}
+
+std::shared_ptr<Storage> upload_storage(const void* host, std::size_t nbytes) {
+  std::shared_ptr<Storage> s = allocate_storage(nbytes);
+  if (nbytes == 0) return s;
+  if (s->on_host()) {
+    std::memcpy(s->data(), host, nbytes);
+  } else {
+    cudaStream_t stream = rt::current_stream(s->placement().index);
+    LOOM_CHECK_CUDA(cudaMemcpyAsync(s->data(), host, nbytes, cudaMemcpyHostToDevice, stream));
+    // The host data may be freed when asarray returns: wait for the copy.
+    LOOM_CHECK_CUDA(cudaStreamSynchronize(stream));
+  }
+  return s;
+}
+
+}  // namespace detail
+
+}  // namespace loom

@@ -1,0 +1,167 @@
+#include "graph/node.hpp"
+
+#include <cassert>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace loom::detail {
+
+namespace {
+
+constexpr OpInfo kOpInfo[] = {
+    {"buffer", OpClass::Leaf, 0, "", ""},
+    {"constant", OpClass::Leaf, 0, "", ""},
+    {"arange", OpClass::Leaf, 0, "", ""},
+    {"linspace", OpClass::Leaf, 0, "", ""},
+    {"eye", OpClass::Leaf, 0, "", ""},
+    {"view", OpClass::View, 1, "", ""},
+    {"reshape", OpClass::View, 1, "", ""},
+    {"astype", OpClass::Elementwise, 1, "loom::cast<{T}>({0})", ""},
+#define LOOM_OP(e, name, arity, rule, cuda, cuda_int) {name, OpClass::Elementwise, arity, cuda, cuda_int},
+#include "graph/ops.def"
+#undef LOOM_OP
+};
+
+std::atomic<std::uint64_t> g_next_id{1};
+
+std::shared_ptr<Node> new_node(Op op, DType dtype, const Shape& shape) {
+  auto n = std::make_shared<Node>();
+  n->op = op;
+  n->dtype = dtype;
+  n->shape = shape;
+  n->id = g_next_id.fetch_add(1, std::memory_order_relaxed);
+  return n;
+}
+
+}  // namespace
+
+const OpInfo& op_info(Op op) { return kOpInfo[static_cast<int>(op)]; }
+int num_ops() { return static_cast<int>(sizeof(kOpInfo) / sizeof(kOpInfo[0])); }
+
+Node::~Node() {
+  // Destroying a node whose inputs are held by nobody else would recurse once per level; a
+  // graph built by a loop can be 10^5 levels deep. Unlink such inputs here, one at a time.
+  std::vector<NodeRef> pending;
+  for (NodeRef& in : inputs) {
+    if (in && in.use_count() == 1) pending.push_back(std::move(in));
+  }
+  while (!pending.empty()) {
+    NodeRef n = std::move(pending.back());
+    pending.pop_back();
+    if (n.use_count() == 1) {
+      Node& last = const_cast<Node&>(*n);  // we hold the only reference: it dies here
+      for (NodeRef& in : last.inputs) {
+        if (in) pending.push_back(std::move(in));
+      }
+    }
+  }
+}
+
+NodeRef make_buffer(std::shared_ptr<Storage> storage, DType dtype, const Shape& shape,
+                    const Shape& strides, std::int64_t offset) {
+  assert(strides.size() == shape.size());
+  auto n = new_node(Op::Buffer, dtype, shape);
+  n->storage = std::move(storage);
+  n->strides = strides;
+  n->offset = offset;
+  return n;
+}
+
+NodeRef make_constant(const Scalar& value, bool weak) {
+  auto n = new_node(Op::Constant, value.dtype, Shape{});
+  n->value = value;
+  n->value.weak = weak;
+  n->weak = weak;
+  return n;
+}
+
+NodeRef make_arange(const Scalar& start, const Scalar& step, std::int64_t count, DType dtype) {
+  auto n = new_node(Op::Arange, dtype, Shape{count});
+  n->value = start;
+  n->value2 = step;
+  return n;
+}
+
+NodeRef make_linspace(const Scalar& start, const Scalar& step, const Scalar& stop,
+                      std::int64_t count, bool endpoint, DType dtype) {
+  auto n = new_node(Op::Linspace, dtype, Shape{count});
+  n->value = start;
+  n->value2 = step;
+  n->value3 = stop;
+  n->k = endpoint ? 1 : 0;
+  return n;
+}
+
+NodeRef make_eye(std::int64_t rows, std::int64_t cols, std::int64_t k, DType dtype) {
+  auto n = new_node(Op::Eye, dtype, Shape{rows, cols});
+  n->k = k;
+  return n;
+}
+
+NodeRef make_view(NodeRef input, const IndexMap& map, const Shape& shape) {
+  assert(map.out_ndim == shape.size() && map.in_ndim == input->shape.size());
+  auto n = new_node(Op::View, input->dtype, shape);
+  n->map = map;
+  n->inputs[0] = std::move(input);
+  n->num_inputs = 1;
+  return n;
+}
+
+NodeRef make_reshape(NodeRef input, const Shape& shape) {
+  assert(shape.numel() == input->numel());
+  auto n = new_node(Op::Reshape, input->dtype, shape);
+  n->inputs[0] = std::move(input);
+  n->num_inputs = 1;
+  return n;
+}
+
+NodeRef make_cast(NodeRef input, DType dtype) {
+  auto n = new_node(Op::Cast, dtype, input->shape);
+  n->inputs[0] = std::move(input);
+  n->num_inputs = 1;
+  return n;
+}
+
+NodeRef make_elementwise(Op op, DType dtype, const Shape& shape, NodeRef a, NodeRef b,
+                         NodeRef c) {
+  assert(is_elementwise(op));
+  auto n = new_node(op, dtype, shape);
+  n->inputs = {std::move(a), std::move(b), std::move(c)};
+  n->num_inputs = op_info(op).arity;
+  for (int i = 0; i < n->num_inputs; ++i) {
+    assert(n->inputs[static_cast<std::size_t>(i)] &&
+           n->inputs[static_cast<std::size_t>(i)]->shape == shape);
+  }
+  return n;
+}
+
+NodeRef make_copy(NodeRef input, bool force_materialize) {
+  auto n = new_node(Op::Copy, input->dtype, input->shape);
+  n->inputs[0] = std::move(input);
+  n->num_inputs = 1;
+  n->force_materialize = force_materialize;
+  return n;
+}
+
+std::string to_string(const Node& n) {
+  std::string s = fmt::format("{} {}{}", op_name(n.op), name(n.dtype), to_string(n.shape));
+  switch (n.op) {
+    case Op::Constant: s += " " + n.value.to_string(); break;
+    case Op::Arange: s += fmt::format(" start={} step={}", n.value.to_string(), n.value2.to_string()); break;
+    case Op::Linspace:
+      s += fmt::format(" start={} stop={} endpoint={}", n.value.to_string(), n.value3.to_string(),
+                       n.k != 0);
+      break;
+    case Op::Eye: s += fmt::format(" k={}", n.k); break;
+    case Op::View: s += " " + n.map.to_string(); break;
+    case Op::Buffer:
+      s += fmt::format(" strides={} offset={}", to_string(n.strides), n.offset);
+      break;
+    default: break;
+  }
+  if (n.realized()) s += " (evaluated)";
+  return s;
+}
+
+}  // namespace loom::detail

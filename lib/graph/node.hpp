@@ -1,0 +1,128 @@
+#pragma once
+// Node: one operation in the expression graph, as plain immutable data (STYLE.md habit 1).
+// Nodes are built by the factories below, which assert invariants only; user errors are caught
+// earlier, in lib/api. Algorithms over nodes are free functions in their own files.
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include <loom/array.hpp>
+#include <loom/dtype.hpp>
+#include <loom/shape.hpp>
+
+#include "graph/index_map.hpp"
+#include "graph/storage.hpp"
+
+namespace loom::detail {
+
+enum class Op : std::uint8_t {
+  // Leaves.
+  Buffer,    // a strided view of a Storage
+  Constant,  // a 0-d value (Node::value); full() is a broadcast view of one
+  Arange,    // 1-d: value[i] = start + i * step
+  Linspace,  // 1-d: value[i] = start + i * step, the last exactly stop when endpoint
+  Eye,       // 2-d: value[i, j] = (j - i == k)
+  // Views (DESIGN.md decision 8).
+  View,     // Node::map: an index map onto the input (transpose, slice, broadcast, ...)
+  Reshape,  // the input's elements in C order, under a new shape
+  // Elementwise.
+  Cast,  // to Node::dtype
+#define LOOM_OP(e, name, arity, rule, cuda, cuda_int) e,
+#include "graph/ops.def"
+#undef LOOM_OP
+};
+
+enum class OpClass : std::uint8_t { Leaf, View, Elementwise };
+
+struct OpInfo {
+  const char* name;  // NumPy's name ("add"), used in kernel names and printing
+  OpClass cls;
+  int arity;
+  const char* cuda;      // CUDA expression pattern (elementwise only)
+  const char* cuda_int;  // pattern for bool/integer compute dtypes, "" when the same
+};
+const OpInfo& op_info(Op op);
+inline const char* op_name(Op op) { return op_info(op).name; }
+inline bool is_leaf(Op op) { return op_info(op).cls == OpClass::Leaf; }
+inline bool is_view(Op op) { return op_info(op).cls == OpClass::View; }
+inline bool is_elementwise(Op op) { return op_info(op).cls == OpClass::Elementwise; }
+int num_ops();
+
+struct Node;
+using NodeRef = std::shared_ptr<const Node>;
+
+// What eval() leaves behind on a node: where its values are (a kernel's output is
+// C-contiguous; a view of an evaluated array keeps the view's layout).
+struct Realized {
+  std::shared_ptr<Storage> storage;
+  Shape strides;  // in elements
+  std::int64_t offset = 0;
+};
+
+struct Node {
+  Op op = Op::Constant;
+  DType dtype = DType::Float64;
+  Shape shape;
+  std::array<NodeRef, 3> inputs;
+  int num_inputs = 0;
+
+  // Payloads (which ones are meaningful depends on op).
+  Scalar value;       // Constant; Arange/Linspace: start
+  Scalar value2;      // Arange/Linspace: step; Linspace: stop in value3
+  Scalar value3;      // Linspace: stop
+  std::int64_t k = 0; // Eye: diagonal offset; Linspace: 1 when endpoint
+  bool weak = false;  // Constant made from a C++ number (NEP 50)
+  bool force_materialize = false;  // Copy: cut fusion here (reshape of a non-viewable layout)
+  IndexMap map;                    // View
+  std::shared_ptr<Storage> storage;  // Buffer
+  Shape strides;                     // Buffer: in elements
+  std::int64_t offset = 0;           // Buffer: in elements
+
+  std::uint64_t id = 0;  // creation order, for stable printing only (never in keys)
+
+  Node() = default;
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+  // Releases long input chains iteratively: a loop of x = x + 1 builds deep graphs.
+  ~Node();
+
+  const Node& in(int i) const { return *inputs[static_cast<std::size_t>(i)]; }
+  std::int64_t numel() const { return shape.numel(); }
+
+  // The evaluated result, once there is one (set by exec, read by every later plan).
+  std::shared_ptr<const Realized> realized() const {
+    return realized_.load(std::memory_order_acquire);
+  }
+  void set_realized(std::shared_ptr<const Realized> r) const {
+    realized_.store(std::move(r), std::memory_order_release);
+  }
+
+ private:
+  mutable std::atomic<std::shared_ptr<const Realized>> realized_;
+};
+
+// --- factories: each checks invariants with assertions, not user errors ---
+NodeRef make_buffer(std::shared_ptr<Storage> storage, DType dtype, const Shape& shape,
+                    const Shape& strides, std::int64_t offset);
+NodeRef make_constant(const Scalar& value, bool weak);  // 0-d, value.dtype
+NodeRef make_arange(const Scalar& start, const Scalar& step, std::int64_t n, DType dtype);
+NodeRef make_linspace(const Scalar& start, const Scalar& step, const Scalar& stop, std::int64_t n,
+                      bool endpoint, DType dtype);
+NodeRef make_eye(std::int64_t n, std::int64_t m, std::int64_t k, DType dtype);
+NodeRef make_view(NodeRef input, const IndexMap& map, const Shape& shape);
+NodeRef make_reshape(NodeRef input, const Shape& shape);
+NodeRef make_cast(NodeRef input, DType dtype);
+NodeRef make_elementwise(Op op, DType dtype, const Shape& shape, NodeRef a, NodeRef b = nullptr,
+                         NodeRef c = nullptr);
+NodeRef make_copy(NodeRef input, bool force_materialize);
+
+// A node with its evaluated result counts as a leaf for every later plan.
+inline bool acts_as_leaf(const Node& n) { return is_leaf(n.op) || n.realized() != nullptr; }
+
+std::string to_string(const Node& n);  // "add float32[3, 4] (#12, #13)"
+
+}  // namespace loom::detail

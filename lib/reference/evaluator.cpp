@@ -1,0 +1,309 @@
+#include "reference/evaluator.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include <loom/errors.hpp>
+
+#include "reference/host_ops.hpp"
+
+namespace loom::ref {
+
+using ::loom::detail::Node;
+using ::loom::detail::NodeRef;
+using ::loom::detail::Op;
+
+namespace {
+
+// The type a dtype is computed in on the host: float for the 16-bit floats.
+template <class T> struct Compute { using type = T; };
+template <> struct Compute<half> { using type = float; };
+template <> struct Compute<bfloat16_t> { using type = float; };
+template <class T> using compute_t = typename Compute<T>::type;
+
+template <class T> T* typed(HostArray& a) { return reinterpret_cast<T*>(a.data.data()); }
+template <class T> const T* typed(const HostArray& a) { return reinterpret_cast<const T*>(a.data.data()); }
+
+HostArray make(DType dtype, const Shape& shape) {
+  HostArray a;
+  a.dtype = dtype;
+  a.shape = shape;
+  a.data.resize(static_cast<std::size_t>(shape.numel()) * itemsize(dtype));
+  return a;
+}
+
+// Calls f(linear index, multi-index) for every element of `shape` in C order.
+template <class F> void for_each_index(const Shape& shape, F&& f) {
+  const std::int64_t n = shape.numel();
+  std::array<std::int64_t, kMaxDims> idx{};
+  for (std::int64_t i = 0; i < n; ++i) {
+    f(i, idx.data());
+    for (int d = shape.size() - 1; d >= 0; --d) {
+      if (++idx[static_cast<std::size_t>(d)] < shape[d]) break;
+      idx[static_cast<std::size_t>(d)] = 0;
+    }
+  }
+}
+
+// Converts computed values (type R) into the output dtype.
+template <class R> void store_all(const std::vector<R>& vals, HostArray& out) {
+  visit_dtype(out.dtype, [&]<class O>() {
+    O* dst = typed<O>(out);
+    for (std::size_t i = 0; i < vals.size(); ++i) dst[i] = cast_value<O>(vals[i]);
+  });
+}
+
+template <class F> void apply_unary(const HostArray& a, HostArray& out) {
+  visit_dtype(a.dtype, [&]<class T>() {
+    using C = compute_t<T>;
+    const T* src = typed<T>(a);
+    using R = decltype(F{}(C{}));
+    std::vector<R> vals(a.numel());
+    for (std::size_t i = 0; i < vals.size(); ++i) vals[i] = F{}(static_cast<C>(src[i]));
+    store_all(vals, out);
+  });
+}
+
+template <class F> void apply_binary(const HostArray& a, const HostArray& b, HostArray& out) {
+  visit_dtype(a.dtype, [&]<class T>() {
+    using C = compute_t<T>;
+    const T* x = typed<T>(a);
+    const T* y = typed<T>(b);
+    using R = decltype(F{}(C{}, C{}));
+    std::vector<R> vals(a.numel());
+    for (std::size_t i = 0; i < vals.size(); ++i) {
+      vals[i] = F{}(static_cast<C>(x[i]), static_cast<C>(y[i]));
+    }
+    store_all(vals, out);
+  });
+}
+
+void apply_where(const HostArray& c, const HostArray& a, const HostArray& b, HostArray& out) {
+  const std::size_t item = itemsize(out.dtype);
+  const bool* cond = typed<bool>(c);
+  for (std::size_t i = 0; i < out.numel(); ++i) {
+    const HostArray& src = cond[i] ? a : b;
+    std::memcpy(out.data.data() + i * item, src.data.data() + i * item, item);
+  }
+}
+
+void cast_array(const HostArray& a, HostArray& out) {
+  visit_dtype(a.dtype, [&]<class From>() {
+    const From* src = typed<From>(a);
+    visit_dtype(out.dtype, [&]<class To>() {
+      To* dst = typed<To>(out);
+      for (std::size_t i = 0; i < out.numel(); ++i) dst[i] = cast_value<To>(src[i]);
+    });
+  });
+}
+
+void fill_constant(const Scalar& v, HostArray& out) {
+  visit_dtype(out.dtype, [&]<class T>() {
+    T x{};
+    switch (kind(v.dtype)) {
+      case DKind::Bool:
+      case DKind::Signed: x = cast_value<T>(v.i); break;
+      case DKind::Unsigned: x = cast_value<T>(v.u); break;
+      case DKind::Float: x = cast_value<T>(v.f); break;
+      case DKind::Complex: x = cast_value<T>(v.c); break;
+    }
+    T* dst = typed<T>(out);
+    for (std::size_t i = 0; i < out.numel(); ++i) dst[i] = x;
+  });
+}
+
+// arange as NumPy fills it: integers exactly; floats as start + i * delta in the dtype's
+// compute precision (float up to float32), the second element exactly as given.
+void fill_arange(const Node& n, HostArray& out) {
+  const std::int64_t count = n.shape[0];
+  visit_dtype(out.dtype, [&]<class T>() {
+    T* dst = typed<T>(out);
+    for (std::int64_t i = 0; i < count; ++i) {
+      if constexpr (std::is_same_v<T, double>) {
+        dst[i] = i == 1 ? n.value3.f : n.value.f + static_cast<double>(i) * n.value2.f;
+      } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half> ||
+                           std::is_same_v<T, bfloat16_t>) {
+        const float v = i == 1 ? static_cast<float>(n.value3.f)
+                               : static_cast<float>(n.value.f) +
+                                     static_cast<float>(i) * static_cast<float>(n.value2.f);
+        dst[i] = cast_value<T>(v);
+      } else if constexpr (std::is_unsigned_v<T> && !std::is_same_v<T, bool>) {
+        dst[i] = cast_value<T>(n.value.u + n.value2.u * static_cast<std::uint64_t>(i));
+      } else if constexpr (std::is_integral_v<T>) {
+        const auto v = static_cast<std::int64_t>(static_cast<std::uint64_t>(n.value.i) +
+                                                 static_cast<std::uint64_t>(n.value2.i) *
+                                                     static_cast<std::uint64_t>(i));
+        dst[i] = cast_value<T>(v);
+      } else {
+        dst[i] = T{};  // complex arange is refused when the node is built
+      }
+    }
+  });
+}
+
+void fill_linspace(const Node& n, HostArray& out) {
+  const std::int64_t count = n.shape[0];
+  const std::int64_t last = n.k ? count - 1 : -1;
+  const bool integral = !is_inexact(out.dtype);
+  visit_dtype(out.dtype, [&]<class T>() {
+    T* dst = typed<T>(out);
+    for (std::int64_t i = 0; i < count; ++i) {
+      double v = i == last ? n.value3.f : static_cast<double>(i) * n.value2.f + n.value.f;
+      if (integral) v = std::floor(v);
+      dst[i] = cast_value<T>(v);
+    }
+  });
+}
+
+void fill_eye(const Node& n, HostArray& out) {
+  visit_dtype(out.dtype, [&]<class T>() {
+    T* dst = typed<T>(out);
+    for_each_index(n.shape, [&](std::int64_t i, const std::int64_t* o) {
+      dst[i] = cast_value<T>(o[1] - o[0] == n.k);
+    });
+  });
+}
+
+HostArray view_of(const HostArray& in, const ::loom::detail::IndexMap& map, const Shape& shape) {
+  HostArray out = make(in.dtype, shape);
+  const std::size_t item = itemsize(in.dtype);
+  const Shape cs = contiguous_strides(in.shape);
+  std::array<std::int64_t, kMaxDims> src{};
+  for_each_index(shape, [&](std::int64_t i, const std::int64_t* o) {
+    map.apply(o, src.data());
+    std::int64_t lin = 0;
+    for (int k = 0; k < in.shape.size(); ++k) lin += src[static_cast<std::size_t>(k)] * cs[k];
+    std::memcpy(out.data.data() + static_cast<std::size_t>(i) * item,
+                in.data.data() + static_cast<std::size_t>(lin) * item, item);
+  });
+  return out;
+}
+
+template <int Arity, class F>
+void apply_n(const std::vector<const HostArray*>& in, HostArray& out) {
+  if constexpr (Arity == 1) {
+    apply_unary<F>(*in[0], out);
+  } else if constexpr (Arity == 2) {
+    apply_binary<F>(*in[0], *in[1], out);
+  } else {
+    apply_where(*in[0], *in[1], *in[2], out);
+  }
+}
+
+void apply_elementwise(const Node& n, const std::vector<const HostArray*>& in, HostArray& out) {
+  switch (n.op) {
+    case Op::Cast: cast_array(*in[0], out); return;
+#define LOOM_OP(e, name, arity, rule, cuda, cuda_int) \
+  case Op::e: apply_n<arity, ref::e>(in, out); return;
+#include "graph/ops.def"
+#undef LOOM_OP
+    case Op::Buffer:
+    case Op::Constant:
+    case Op::Arange:
+    case Op::Linspace:
+    case Op::Eye:
+    case Op::View:
+    case Op::Reshape: break;
+  }
+  throw Error(fmt::format("reference evaluator: {} is not elementwise", ::loom::detail::op_name(n.op)));
+}
+
+}  // namespace
+
+HostArray gather(const ::loom::detail::Storage& storage, DType dtype, const Shape& shape,
+                 const Shape& strides, std::int64_t offset, const ReadStorage& read) {
+  HostArray out = make(dtype, shape);
+  if (out.numel() == 0) return out;
+  const std::size_t item = itemsize(dtype);
+  // The span of elements the layout touches.
+  std::int64_t lo = offset, hi = offset;
+  for (int d = 0; d < shape.size(); ++d) {
+    const std::int64_t span = strides[d] * (shape[d] - 1);
+    (span > 0 ? hi : lo) += span;
+  }
+  std::vector<std::byte> raw(static_cast<std::size_t>(hi - lo + 1) * item);
+  read(storage, static_cast<std::size_t>(lo) * item, raw.size(), raw.data());
+  for_each_index(shape, [&](std::int64_t i, const std::int64_t* o) {
+    std::int64_t e = offset - lo;
+    for (int d = 0; d < shape.size(); ++d) e += o[d] * strides[d];
+    std::memcpy(out.data.data() + static_cast<std::size_t>(i) * item,
+                raw.data() + static_cast<std::size_t>(e) * item, item);
+  });
+  return out;
+}
+
+std::vector<HostArray> evaluate(std::span<const NodeRef> outputs, const ReadStorage& read) {
+  // Post-order over the graph, stopping at buffers and evaluated nodes; each node's value is
+  // dropped once its last consumer has run.
+  std::vector<const Node*> order;
+  std::unordered_map<const Node*, int> uses;
+  {
+    std::unordered_map<const Node*, bool> seen;
+    std::vector<std::pair<const Node*, int>> stack;
+    for (const NodeRef& o : outputs) {
+      if (seen[o.get()]) continue;
+      seen[o.get()] = true;
+      stack.emplace_back(o.get(), 0);
+      while (!stack.empty()) {
+        auto& [n, next] = stack.back();
+        const bool leaf = ::loom::detail::acts_as_leaf(*n);
+        if (!leaf && next < n->num_inputs) {
+          const Node* in = n->inputs[static_cast<std::size_t>(next++)].get();
+          ++uses[in];
+          if (!seen[in]) {
+            seen[in] = true;
+            stack.emplace_back(in, 0);
+          }
+          continue;
+        }
+        order.push_back(n);
+        stack.pop_back();
+      }
+    }
+  }
+  for (const NodeRef& o : outputs) ++uses[o.get()];  // outputs are never dropped early
+
+  std::unordered_map<const Node*, std::shared_ptr<HostArray>> vals;
+  for (const Node* n : order) {
+    auto out = std::make_shared<HostArray>(make(n->dtype, n->shape));
+    if (auto r = n->realized()) {
+      *out = gather(*r->storage, n->dtype, n->shape, r->strides, r->offset, read);
+    } else {
+      switch (n->op) {
+        case Op::Buffer:
+          *out = gather(*n->storage, n->dtype, n->shape, n->strides, n->offset, read);
+          break;
+        case Op::Constant: fill_constant(n->value, *out); break;
+        case Op::Arange: fill_arange(*n, *out); break;
+        case Op::Linspace: fill_linspace(*n, *out); break;
+        case Op::Eye: fill_eye(*n, *out); break;
+        case Op::View: *out = view_of(*vals.at(n->inputs[0].get()), n->map, n->shape); break;
+        case Op::Reshape:
+          out->data = vals.at(n->inputs[0].get())->data;
+          break;
+        default: {
+          std::vector<const HostArray*> in;
+          for (int i = 0; i < n->num_inputs; ++i) in.push_back(vals.at(n->inputs[static_cast<std::size_t>(i)].get()).get());
+          apply_elementwise(*n, in, *out);
+          break;
+        }
+      }
+    }
+    vals[n] = out;
+    if (!::loom::detail::acts_as_leaf(*n)) {
+      for (int i = 0; i < n->num_inputs; ++i) {
+        const Node* in = n->inputs[static_cast<std::size_t>(i)].get();
+        if (--uses[in] == 0) vals.erase(in);
+      }
+    }
+  }
+  std::vector<HostArray> result;
+  for (const NodeRef& o : outputs) result.push_back(*vals.at(o.get()));
+  return result;
+}
+
+}  // namespace loom::ref

@@ -1,0 +1,26 @@
+#pragma once
+// Every environment switch of loom, read once, in one place (STYLE.md habit 12). The README
+// documents each.
+
+#include <cstddef>
+#include <string>
+
+namespace loom::rt {
+
+struct Env {
+  std::string cache_dir;          // LOOM_CACHE_DIR, default ~/.cache/loom
+  bool disk_cache = true;         // LOOM_DISK_CACHE=0 turns the disk cache off
+  std::string dump_kernels_dir;   // LOOM_DUMP_KERNELS=<dir>: write every compiled kernel there
+  bool debug_passes = false;      // LOOM_DEBUG_PASSES=1: print the plan after each pass
+  bool sync_check = false;        // LOOM_SYNC_CHECK=1: synchronize and check after each launch
+  std::size_t pool_limit = 0;     // LOOM_POOL_LIMIT=<bytes, or 512MB, 4GiB>: 0 is none
+  bool fusion = true;             // LOOM_FUSION=0: every op its own kernel
+  std::string cuda_home;          // LOOM_CUDA_HOME, CUDA_HOME, CUDA_PATH (for cuda_fp16.h)
+  int max_kernel_ops = 256;       // LOOM_MAX_KERNEL_OPS: cut fused kernels past this many ops
+};
+
+const Env& env();
+// "512MB", "4GiB", "1000" -> bytes; throws ValueError on anything else.
+std::size_t parse_bytes(const std::string& text);
+
+}  // namespace loom::rt

@@ -1,0 +1,60 @@
+#include "runtime/module.hpp"
+
+#include <fmt/format.h>
+
+#include <loom/errors.hpp>
+
+#include "runtime/cuda_check.hpp"
+#include "runtime/env.hpp"
+
+namespace loom::rt {
+
+namespace {
+
+// Like LOOM_CHECK_CUDA, but the message names the kernel: with dozens of generated kernels the
+// call text alone does not say which one failed.
+void check(cudaError_t status, const char* call, const std::string& name) {
+  if (status == cudaSuccess) return;
+  const std::string msg =
+      fmt::format("{} failed for kernel {}: {}", call, name, cuda_error_string(status));
+  if (status == cudaErrorMemoryAllocation) throw OutOfMemory(msg, 0);
+  throw CudaError(msg, status);
+}
+
+}  // namespace
+
+LoadedKernel load_kernel(std::span<const char> cubin, const std::string& name) {
+  LoadedKernel k;
+  k.name = name;
+  if (cubin.empty()) {
+    throw CudaError(fmt::format("cannot load kernel {}: the cubin is empty", name),
+                    cudaErrorInvalidKernelImage);
+  }
+  check(cudaLibraryLoadData(&k.library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+        "cudaLibraryLoadData", name);
+  const cudaError_t status = cudaLibraryGetKernel(&k.kernel, k.library, name.c_str());
+  if (status != cudaSuccess) {
+    unload(k);
+    check(status, "cudaLibraryGetKernel", name);
+  }
+  return k;
+}
+
+void unload(LoadedKernel& kernel) noexcept {
+  if (kernel.library != nullptr) LOOM_WARN_CUDA(cudaLibraryUnload(kernel.library));
+  kernel.library = nullptr;
+  kernel.kernel = nullptr;
+}
+
+void launch(const LoadedKernel& kernel, dim3 grid, dim3 block, void** args, std::size_t smem_bytes,
+            cudaStream_t stream) {
+  // cudaLaunchKernel accepts a cudaKernel_t cast to a function pointer (cuda_runtime_api.h).
+  check(cudaLaunchKernel(reinterpret_cast<const void*>(kernel.kernel), grid, block, args,
+                         smem_bytes, stream),
+        "cudaLaunchKernel", kernel.name);
+  if (env().sync_check) {
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (LOOM_SYNC_CHECK)", kernel.name);
+  }
+}
+
+}  // namespace loom::rt

@@ -1,0 +1,80 @@
+#pragma once
+// The BFC (best fit with coalescing) allocator behind every device pool (DESIGN.md decision 10),
+// written against an abstract Backing so that it builds and is tested without CUDA.
+//
+// What must hold (tests/unit/runtime/test_pool.cpp checks each):
+// - Sizes are rounded up to `alignment`; every pointer handed out is aligned to it.
+// - Free blocks live in per-stream bins by power-of-two size class, ordered by (size, address):
+//   allocate() takes the smallest block that fits, preferring blocks freed on its own stream.
+// - A free block is split when the remainder is worth keeping (see allocate_locked); a freed
+//   block merges with its free address neighbours in the same region, so freeing everything
+//   leaves one free block per region.
+// - Stream safety: a block freed on stream S is reused on S at once; on stream T only after
+//   hook(S, T) (the device pool records an event on S and makes T wait for it). A merged block
+//   remembers every stream its parts were freed on, and reuse waits for all of them.
+// - On a backing failure or the limit: free_all_cached() and retry once, then OutOfMemory with
+//   the pool's figures. Thread-safe (one mutex); the steady-state hot path makes no heap
+//   allocation and no backing call.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <loom/memory.hpp>
+
+namespace loom::rt {
+
+// Where the pool's regions come from: cudaMalloc/cudaFree for a device, aligned malloc in tests.
+class Backing {
+ public:
+  virtual ~Backing() = default;
+  virtual void* allocate(std::size_t bytes) = 0;  // nullptr when it cannot (out of memory)
+  virtual void release(void* p, std::size_t bytes) = 0;
+  virtual const char* name() const { return "the backing"; }  // for messages: "cudaMalloc"
+};
+
+using StreamId = std::uintptr_t;  // a cudaStream_t as an integer; the pool never calls CUDA
+
+// "0 B", "512 B", "1.50 KiB", "4.00 GiB": the one way loom prints byte counts.
+std::string format_bytes(std::size_t bytes);
+
+class BfcPool {
+ public:
+  struct Options {
+    std::size_t alignment = 256;             // a power of two
+    std::size_t min_region_bytes = 2 << 20;  // the first growth region; later ones double
+    std::size_t limit_bytes = 0;             // cap on reserved bytes; 0: none
+    std::string label = "pool";              // names the pool in messages ("device 0")
+  };
+  // Called when a free block last used on stream `from` is handed out on stream `to`.
+  using CrossStreamHook = std::function<void(StreamId from, StreamId to)>;
+
+  BfcPool(Backing& backing, Options opts, CrossStreamHook hook = {});
+  ~BfcPool();  // releases every region with no live block; those with live blocks are reported
+  BfcPool(const BfcPool&) = delete;
+  BfcPool& operator=(const BfcPool&) = delete;
+
+  // A block of at least `bytes` (0 counts as 1), usable on `stream` at once. Throws OutOfMemory.
+  void* allocate(std::size_t bytes, StreamId stream);
+  // `stream` is where the block was last used. nullptr is ignored; a pointer that is not a live
+  // allocation of this pool throws ValueError.
+  void free(void* p, StreamId stream);
+  void free_all_cached();  // returns every region with no live block to the backing
+  MemoryStats stats() const;
+  void reset_peak();
+  // Lowering the limit below what is reserved releases the cached regions.
+  void set_limit(std::size_t bytes);
+  std::size_t limit() const;
+  const std::string& label() const;
+
+ private:
+  struct Impl;  // blocks, regions, bins and the live table (pool.cpp)
+  mutable std::mutex mutex_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace loom::rt
