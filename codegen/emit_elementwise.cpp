@@ -92,8 +92,8 @@ class Emitter {
     for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
       w_.line("// out{} = {}", o, expression_text(p_, static_cast<int>(o)));
     }
-    w_.line("// {} loop over {} elements in {} dims, {}-bit indexing, {} element(s) per access",
-            path_name(p_.path), p_.numel, nd_, p_.index32 ? 32 : 64, p_.vec);
+    w_.line("// {} loop over {} dim(s), {}-bit indexing, {} element(s) per access", path_name(p_.path),
+            nd_, p_.index32 ? 32 : 64, p_.vec);
     w_.line("// structural key {:016x}: scalars, sizes and strides are arguments",
             key_digest(p_.key));
     for (const std::string& h : ks.headers) w_.line("#include \"{}\"", h);
@@ -114,11 +114,11 @@ class Emitter {
     w_.open_block("struct Args");
     for (const Param& q : params_) {
       std::string note;
+      // Sizes stay out of the source: it must be the same text for every size (decision 3).
       if (q.kind == ParamKind::OutPtr) {
-        const KValue& v = value(p_.outputs[static_cast<std::size_t>(q.index)]);
-        note = fmt::format("  // {}{}", name(v.dtype), to_string(v.node ? v.node->shape : Shape{}));
+        note = fmt::format("  // {} output", name(value(p_.outputs[static_cast<std::size_t>(q.index)]).dtype));
       } else if (q.kind == ParamKind::InPtr) {
-        note = fmt::format("  // {}{}", name(leaf(q.index).dtype), to_string(leaf(q.index).node->shape));
+        note = fmt::format("  // {} input", name(leaf(q.index).dtype));
       } else if (q.kind == ParamKind::ScalarValue && q.sub == 0) {
         note = fmt::format("  // constant {}", name(leaf(q.index).dtype));
       }
@@ -276,7 +276,7 @@ class Emitter {
     switch (step_of(a, nd_)) {
       case Step::Zero: return base;
       case Step::Unit: return fmt::format("{} + {}", base, pos);
-      case Step::Strided: return fmt::format("{} + {} * a.{}_st{}", base, pos, st, nd_ - 1);
+      case Step::Strided: return fmt::format("{} + ({}) * a.{}_st{}", base, pos, st, nd_ - 1);
     }
     return base;
   }
@@ -341,7 +341,7 @@ class Emitter {
     switch (step_of(leaf(j).idx[0], nd_)) {
       case Step::Zero: return "0";
       case Step::Unit: return pos;
-      case Step::Strided: return fmt::format("{} * a.in{}_st{}", pos, j, nd_ - 1);
+      case Step::Strided: return fmt::format("({}) * a.in{}_st{}", pos, j, nd_ - 1);
     }
     return "0";
   }
@@ -360,7 +360,8 @@ class Emitter {
       const Leaf& l = leaf(j);
       if (l.kind == LeafKind::Scalar || l.unravel) continue;
       if (l.kind == LeafKind::Buffer) {
-        w_.line("const {}* {} = a.in{} + {};", storage_ctype(l.dtype), ptr_name(j), j, outer_sum(j, 0, outer_dims));
+        const std::string off = outer_sum(j, 0, outer_dims);
+        w_.line("const {}* {} = a.in{}{};", storage_ctype(l.dtype), ptr_name(j), j, off == "0" ? "" : " + " + off);
         continue;
       }
       const int subs = l.kind == LeafKind::Eye ? 2 : 1;
@@ -371,7 +372,8 @@ class Emitter {
       }
     }
     for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
-      w_.line("{}* {} = a.out{} + {};", storage_ctype(value(p_.outputs[o]).dtype), out_ptr(o), o, out_base);
+      w_.line("{}* {} = a.out{}{};", storage_ctype(value(p_.outputs[o]).dtype), out_ptr(o), o,
+              out_base == "0" ? "" : " + " + out_base);
     }
   }
 

@@ -127,38 +127,10 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
     plan.view_roots.push_back({owner_ref.at(o), owner_ref.at(base)});
   }
 
-  // A compute node reached from two kernels is computed once: materialize it. Repeat until no
-  // kernel shares work with another.
+  // Group the kernels, then make sure no two groups compute the same node: a compute node
+  // reached from two groups is materialized (computed once). Repeat until stable.
   std::vector<const Node*> roots;
   std::unordered_map<const Node*, std::vector<const Node*>> deps;  // root -> roots it reads
-  for (bool changed = true; changed;) {
-    changed = false;
-    roots.clear();
-    for (const Node* n : order) {
-      if (mat.count(n)) roots.push_back(n);
-    }
-    std::unordered_map<const Node*, const Node*> owner;
-    deps.clear();
-    for (const Node* r : roots) {
-      const Node* rr[] = {r};
-      for (const Node* n : post_order(rr, [&](const Node* x) { return !mat.count(x); })) {
-        if (n == r) continue;
-        if (mat.count(n)) {
-          deps[r].push_back(n);
-          continue;
-        }
-        if (!is_compute(*n)) continue;
-        auto [it, fresh] = owner.emplace(n, r);
-        if (!fresh && it->second != r && !mat.count(n)) {
-          cut(n, "shared by two kernels (computed once)");
-          changed = true;
-        }
-      }
-    }
-  }
-
-  // Group roots: requested outputs of one shape share a kernel unless that would make a cycle
-  // through another kernel.
   std::vector<std::vector<const Node*>> groups;
   std::unordered_map<const Node*, int> group_of;
   const auto reaches = [&](const Node* from, const std::unordered_set<const Node*>& targets,
@@ -177,11 +149,32 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
     }
     return false;
   };
-  for (const Node* r : roots) {
-    int g = -1;
-    const bool is_output = std::find(out_nodes.begin(), out_nodes.end(), r) != out_nodes.end();
-    if (is_output) {
-      for (int i = 0; i < static_cast<int>(groups.size()) && g < 0; ++i) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    roots.clear();
+    deps.clear();
+    groups.clear();
+    group_of.clear();
+    for (const Node* n : order) {
+      if (mat.count(n)) roots.push_back(n);
+    }
+    std::unordered_map<const Node*, std::vector<const Node*>> reached;  // root -> compute nodes
+    for (const Node* r : roots) {
+      const Node* rr[] = {r};
+      for (const Node* n : post_order(rr, [&](const Node* x) { return !mat.count(x); })) {
+        if (n == r) continue;
+        if (mat.count(n)) {
+          deps[r].push_back(n);
+        } else if (is_compute(*n)) {
+          reached[r].push_back(n);
+        }
+      }
+    }
+    // Requested outputs of one shape share a kernel unless that makes a cycle through another.
+    for (const Node* r : roots) {
+      int g = -1;
+      const bool is_output = std::find(out_nodes.begin(), out_nodes.end(), r) != out_nodes.end();
+      for (int i = 0; is_output && i < static_cast<int>(groups.size()) && g < 0; ++i) {
         const auto& members = groups[static_cast<std::size_t>(i)];
         const Node* first = members.front();
         if (!(first->shape == r->shape)) continue;
@@ -193,13 +186,23 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
         for (const Node* m : members) cycle = cycle || reaches(m, {r}, with_r);
         if (!cycle) g = i;
       }
+      if (g < 0) {
+        g = static_cast<int>(groups.size());
+        groups.emplace_back();
+      }
+      groups[static_cast<std::size_t>(g)].push_back(r);
+      group_of[r] = g;
     }
-    if (g < 0) {
-      g = static_cast<int>(groups.size());
-      groups.emplace_back();
+    std::unordered_map<const Node*, int> owner;
+    for (const Node* r : roots) {
+      for (const Node* n : reached[r]) {
+        auto [it, fresh] = owner.emplace(n, group_of[r]);
+        if (!fresh && it->second != group_of[r] && !mat.count(n)) {
+          cut(n, "shared by two kernels (computed once)");
+          changed = true;
+        }
+      }
     }
-    groups[static_cast<std::size_t>(g)].push_back(r);
-    group_of[r] = g;
   }
 
   // Order groups so that each runs after the groups whose results it reads.

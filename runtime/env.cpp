@@ -47,6 +47,7 @@ Env read_env() {
     e.cuda_home = get(name);
     if (!e.cuda_home.empty()) break;
   }
+  e.poison_outputs = flag("LOOM_POISON_OUTPUTS", false);
   const std::string max_ops = get("LOOM_MAX_KERNEL_OPS");
   if (!max_ops.empty()) e.max_kernel_ops = std::max(8, std::atoi(max_ops.c_str()));
   return e;

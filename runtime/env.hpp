@@ -17,6 +17,7 @@ struct Env {
   bool fusion = true;             // LOOM_FUSION=0: every op its own kernel
   std::string cuda_home;          // LOOM_CUDA_HOME, CUDA_HOME, CUDA_PATH (for cuda_fp16.h)
   int max_kernel_ops = 256;       // LOOM_MAX_KERNEL_OPS: cut fused kernels past this many ops
+  bool poison_outputs = false;    // LOOM_POISON_OUTPUTS=1: fill outputs with 0xff before kernels
 };
 
 const Env& env();

@@ -42,12 +42,16 @@ template <> struct ComplexConsts<double> {
 #define LOOM_LOG2E 1.44269504088896340736
 #define LOOM_LOG10E 0.43429448190325182765
 
+// Products that are never fused into an FMA: NumPy's (inf + 1e30j)**2 is nan - infj, as here.
+LOOM_FN float mul_rn(float a, float b) { return __fmul_rn(a, b); }
+LOOM_FN double mul_rn(double a, double b) { return __dmul_rn(a, b); }
+
 // --- arithmetic (NumPy's loops: plain products, Smith's division) ---
 template <class R> LOOM_FN Complex<R> operator+(Complex<R> a, Complex<R> b) { return {a.re + b.re, a.im + b.im}; }
 template <class R> LOOM_FN Complex<R> operator-(Complex<R> a, Complex<R> b) { return {a.re - b.re, a.im - b.im}; }
 template <class R> LOOM_FN Complex<R> operator-(Complex<R> a) { return {-a.re, -a.im}; }
 template <class R> LOOM_FN Complex<R> operator*(Complex<R> a, Complex<R> b) {
-  return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+  return {mul_rn(a.re, b.re) - mul_rn(a.im, b.im), mul_rn(a.re, b.im) + mul_rn(a.im, b.re)};
 }
 template <class R> LOOM_FN Complex<R> operator/(Complex<R> a, Complex<R> b) {
   const R abr = loom::abs(b.re), abi = loom::abs(b.im);
@@ -141,11 +145,18 @@ template <class R> LOOM_FN Complex<R> sqrt(Complex<R> z) {
     if (a < R(0)) return {loom::abs(b - b), loom::copysign(-a, b)};
     return {a, loom::copysign(b - b, b)};
   }
-  // a + |z| would overflow near the top of the range: work on z / 4, scale the root by 2.
-  const bool scale = loom::abs(a) >= ComplexConsts<R>::max / R(4) || loom::abs(b) >= ComplexConsts<R>::max / R(4);
-  const R s = scale ? R(0.25) : R(1), as = a * s, bs = b * s;
+  // a + |z| would overflow near the top of the range: work on z / 4 and double the root. Subnormal
+  // parts would lose bits in hypot: work on z * 4^m and divide the root by 2^m.
+  R s = R(1), k = R(1);
+  if (loom::abs(a) >= ComplexConsts<R>::max / R(4) || loom::abs(b) >= ComplexConsts<R>::max / R(4)) {
+    s = R(0.25);
+    k = R(2);
+  } else if (loom::abs(a) < ComplexConsts<R>::min_normal && loom::abs(b) < ComplexConsts<R>::min_normal) {
+    s = ComplexConsts<R>::two_mant * ComplexConsts<R>::two_mant;
+    k = R(1) / ComplexConsts<R>::two_mant;
+  }
+  const R as = a * s, bs = b * s;
   const R t = loom::sqrt((loom::abs(as) + loom::hypot(as, bs)) * R(0.5));
-  const R k = scale ? R(2) : R(1);
   if (as >= R(0)) return {k * t, k * (bs / (R(2) * t))};
   return {k * (loom::abs(bs) / (R(2) * t)), k * loom::copysign(t, bs)};
 }
@@ -240,18 +251,33 @@ template <class R> LOOM_FN Complex<R> power(Complex<R> a, Complex<R> b) {
 }
 
 // --- trigonometric and hyperbolic ---
+// sinh(z) = (sinh(x) cos(y), cosh(x) sin(y)). Past exp_max, sinh(x) ~ cosh(x) ~ exp(|x|) / 2 is
+// applied in two halves, so that a finite result does not overflow on the way.
 template <class R> LOOM_FN Complex<R> sinh(Complex<R> z) {
   const R x = z.re, y = z.im;
   if (y == R(0)) return {loom::sinh(x), y};
+  if (x == R(0)) return {x, loom::sin(y)};
+  if (loom::isinf(x) && !loom::isfinite(y)) return {x, y - y};
   R s, c;
   loom::sincos(y, &s, &c);
+  if (loom::abs(x) > ComplexConsts<R>::exp_max) {
+    const R h = loom::exp(loom::abs(x) * R(0.5));
+    return {loom::copysign(R(0.5), x) * c * h * h, R(0.5) * s * h * h};
+  }
   return {loom::sinh(x) * c, loom::cosh(x) * s};
 }
+// cosh(z) = (cosh(x) cos(y), sinh(x) sin(y)).
 template <class R> LOOM_FN Complex<R> cosh(Complex<R> z) {
   const R x = z.re, y = z.im;
   if (y == R(0)) return {loom::cosh(x), loom::copysign(R(0), x) * y};
+  if (x == R(0)) return {loom::cos(y), loom::isfinite(y) ? x * loom::sin(y) : x};
+  if (loom::isinf(x) && !loom::isfinite(y)) return {loom::abs(x), y - y};
   R s, c;
   loom::sincos(y, &s, &c);
+  if (loom::abs(x) > ComplexConsts<R>::exp_max) {
+    const R h = loom::exp(loom::abs(x) * R(0.5));
+    return {R(0.5) * c * h * h, loom::copysign(R(0.5), x) * s * h * h};
+  }
   return {loom::cosh(x) * c, loom::sinh(x) * s};
 }
 // Kahan's tanh: t = tan(y), s = sinh(x): (s sqrt(1 + s^2) (1 + t^2), t) / (1 + (1 + t^2) s^2).
@@ -261,7 +287,7 @@ template <class R> LOOM_FN Complex<R> tanh(Complex<R> z) {
     if (loom::isnan(x)) return {x, y == R(0) ? y : x};
     return {loom::copysign(R(1), x), loom::copysign(R(0), loom::isinf(y) ? y : loom::sin(y) * loom::cos(y))};
   }
-  if (!loom::isfinite(y)) return {y - y, y - y};
+  if (!loom::isfinite(y)) return {x == R(0) ? x : y - y, y - y};
   if (loom::abs(x) >= ComplexConsts<R>::tanh_big) {
     const R e = loom::exp(-loom::abs(x));
     R s, c;
@@ -300,21 +326,23 @@ template <class R> LOOM_FN Complex<R> asin_kahan(Complex<R> z) {
   return {loom::atan2(z.re, s1.re * s2.re - s1.im * s2.im), loom::asinh(s1.re * s2.im - s1.im * s2.re)};
 }
 template <class R> LOOM_FN Complex<R> asinh(Complex<R> z) {
-  if (is_big(z)) {  // odd: work in the right half-plane
+  if (is_big(z)) {  // odd: work in the right half-plane. An infinite part with a NaN lands here.
     const bool flip = loom::signbit(z.re);
     const Complex<R> w = log_2z(flip ? -z : z);
     return flip ? -w : w;
   }
+  if (isnan(z)) return {z.re + z.im, z.im == R(0) ? z.im : z.re + z.im};  // C99: asinh(NaN + 0i) = NaN + 0i
   const Complex<R> w = asin_kahan(Complex<R>{-z.im, z.re});  // asinh(z) = -i asin(iz)
   return {w.im, -w.re};
 }
 template <class R> LOOM_FN Complex<R> asin(Complex<R> z) {
-  if (!is_big(z)) return asin_kahan(z);
+  if (!is_big(z) && !isnan(z)) return asin_kahan(z);
   const Complex<R> w = asinh(Complex<R>{-z.im, z.re});  // asin(z) = -i asinh(iz)
   return {w.im, -w.re};
 }
 template <class R> LOOM_FN Complex<R> acosh(Complex<R> z) {
   if (is_big(z)) return log_2z(z);
+  if (z.re == R(0) && loom::isnan(z.im)) return {z.im, R(LOOM_PI / 2)};
   const Complex<R> s1 = sqrt(Complex<R>{z.re - R(1), z.im});  // sqrt(z - 1)
   const Complex<R> s2 = sqrt(Complex<R>{z.re + R(1), z.im});  // sqrt(z + 1)
   return {loom::asinh(s1.re * s2.re + s1.im * s2.im), R(2) * loom::atan2(s1.im, s2.re)};
@@ -324,20 +352,34 @@ template <class R> LOOM_FN Complex<R> acos(Complex<R> z) {
     const Complex<R> w = acosh(z);
     return loom::signbit(z.im) ? Complex<R>{-w.im, w.re} : Complex<R>{w.im, -w.re};
   }
+  if (z.re == R(0) && loom::isnan(z.im)) return {R(LOOM_PI / 2), z.im};
   const Complex<R> s1 = sqrt(Complex<R>{R(1) - z.re, -z.im});  // sqrt(1 - z)
   const Complex<R> s2 = sqrt(Complex<R>{R(1) + z.re, z.im});   // sqrt(1 + z)
   return {R(2) * loom::atan2(s1.re, s2.re), loom::asinh(s2.re * s1.im - s2.im * s1.re)};
 }
-// atanh(z) = (log1p(4x / ((1 - x)^2 + y^2)) / 4, atan2(2y, (1 - x)(1 + x) - y^2) / 2).
+// atanh(z) = (log(|1 + z| / |1 - z|) / 2, atan2(2y, (1 - x)(1 + x) - y^2) / 2), for x >= 0 (atanh is
+// odd). The real part is log1p(4x / |1 - z|^2) / 4 while that ratio is small (accurate for small
+// x), a difference of logs otherwise (|1 - z|^2 may underflow near z = 1).
 template <class R> LOOM_FN Complex<R> atanh(Complex<R> z) {
-  const R x = z.re, y = z.im;
-  if (is_big(z)) {  // atanh(z) = 1/z + O(1/z^3) +- i pi/2
+  const bool flip = loom::signbit(z.re);
+  const R x = flip ? -z.re : z.re, y = flip ? -z.im : z.im;
+  Complex<R> w;
+  if (is_big(z)) {  // atanh(z) = 1/z +- i pi/2 + O(1/z^3)
     const R h = loom::hypot(x, y);
-    const R re = (loom::isinf(x) || loom::isinf(y)) ? loom::copysign(R(0), x) : (x / h) / h;
-    return {re, loom::isnan(y) ? y : loom::copysign(R(LOOM_PI / 2), y)};
+    if (loom::isinf(x) || loom::isinf(y)) {
+      w = {R(0), loom::isnan(y) ? y : loom::copysign(R(LOOM_PI / 2), y)};
+    } else {
+      w = {(x / h) / h, loom::copysign(R(LOOM_PI / 2), y) - (y / h) / h};
+    }
+  } else if (x == R(0) && loom::isnan(y)) {
+    w = {x, y};
+  } else {
+    const R q = R(4) * x / ((R(1) - x) * (R(1) - x) + y * y);
+    const R re = q < R(2) ? R(0.25) * loom::log1p(q)
+                          : R(0.5) * (loom::log(loom::hypot(R(1) + x, y)) - loom::log(loom::hypot(R(1) - x, y)));
+    w = {re, R(0.5) * loom::atan2(R(2) * y, (R(1) - x) * (R(1) + x) - y * y)};
   }
-  const R d = (R(1) - x) * (R(1) - x) + y * y;
-  return {R(0.25) * loom::log1p(R(4) * x / d), R(0.5) * loom::atan2(R(2) * y, (R(1) - x) * (R(1) + x) - y * y)};
+  return flip ? -w : w;
 }
 template <class R> LOOM_FN Complex<R> atan(Complex<R> z) {
   const Complex<R> w = atanh(Complex<R>{-z.im, z.re});  // atan(z) = -i atanh(iz)

@@ -225,9 +225,15 @@ template <ScalarType T> Scalar Scalar::of(T v, bool weak) {
 template <class T> std::vector<T> Array::to_host() const {
   if (dtype_of<T> != dtype()) detail::throw_to_host_mismatch(dtype(), dtype_of<T>);
   std::vector<std::byte> bytes = host_bytes();
-  std::vector<T> out(bytes.size() / sizeof(T));
-  if (!bytes.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
-  return out;
+  if constexpr (std::is_same_v<T, bool>) {  // std::vector<bool> is packed: convert each byte
+    std::vector<bool> out(bytes.size());
+    for (std::size_t i = 0; i < bytes.size(); ++i) out[i] = bytes[i] != std::byte{0};
+    return out;
+  } else {
+    std::vector<T> out(bytes.size() / sizeof(T));
+    if (!bytes.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
+    return out;
+  }
 }
 
 template <class T> T Array::item() const { return scalar_as<T>(item_scalar()); }

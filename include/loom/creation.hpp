@@ -37,10 +37,25 @@ template <ScalarType T> Array full_like(const Array& a, T value) {
 }
 
 // [0, stop), [start, stop) with step. Integer arguments give int64, floating ones float64.
-Array arange(std::int64_t stop);
-Array arange(std::int64_t start, std::int64_t stop, std::int64_t step = 1);
-Array arange(double start, double stop, double step = 1.0);
 Array arange(const Scalar& start, const Scalar& stop, const Scalar& step, DType dtype);
+template <class A, class B, class C = int>
+  requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B> && std::is_arithmetic_v<C>
+Array arange(A start, B stop, C step = 1) {
+  if constexpr (std::is_integral_v<A> && std::is_integral_v<B> && std::is_integral_v<C>) {
+    return arange(Scalar::of(static_cast<std::int64_t>(start), false),
+                  Scalar::of(static_cast<std::int64_t>(stop), false),
+                  Scalar::of(static_cast<std::int64_t>(step), false), DType::Int64);
+  } else {
+    return arange(Scalar::of(static_cast<double>(start), false),
+                  Scalar::of(static_cast<double>(stop), false),
+                  Scalar::of(static_cast<double>(step), false), DType::Float64);
+  }
+}
+template <class A>
+  requires std::is_arithmetic_v<A>
+Array arange(A stop) {
+  return arange(A(0), stop, A(1));
+}
 Array linspace(double start, double stop, std::int64_t num = 50, bool endpoint = true,
                DType dtype = DType::Float64);
 Array eye(std::int64_t n, std::int64_t m = -1, std::int64_t k = 0, DType dtype = DType::Float64);

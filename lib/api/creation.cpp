@@ -82,16 +82,6 @@ Array arange(const Scalar& start, const Scalar& stop, const Scalar& step, DType 
   return Array(node);
 }
 
-Array arange(std::int64_t stop) { return arange(0, stop, 1); }
-Array arange(std::int64_t start, std::int64_t stop, std::int64_t step) {
-  return arange(Scalar::of(start, false), Scalar::of(stop, false), Scalar::of(step, false),
-                DType::Int64);
-}
-Array arange(double start, double stop, double step) {
-  return arange(Scalar::of(start, false), Scalar::of(stop, false), Scalar::of(step, false),
-                DType::Float64);
-}
-
 Array linspace(double start, double stop, std::int64_t num, bool endpoint, DType dtype) {
   if (num < 0) {
     throw ValueError(fmt::format("Number of samples, {}, must be non-negative.", num));

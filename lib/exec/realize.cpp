@@ -27,6 +27,16 @@ using detail::Realized;
 namespace {
 
 std::atomic<int> g_fusion{-1};  // -1: not yet read from LOOM_FUSION
+std::atomic<int> g_poison{-1};  // -1: not yet read from LOOM_POISON_OUTPUTS
+
+bool poison_on() {
+  int p = g_poison.load(std::memory_order_relaxed);
+  if (p < 0) {
+    p = rt::env().poison_outputs ? 1 : 0;
+    g_poison.store(p, std::memory_order_relaxed);
+  }
+  return p == 1;
+}
 
 bool fusion_on() {
   int f = g_fusion.load(std::memory_order_relaxed);
@@ -163,8 +173,10 @@ void realize(std::span<const NodeRef> outputs) {
     std::vector<std::shared_ptr<detail::Storage>> storages;
     std::vector<void*> outs;
     for (const NodeRef& r : group.roots) {
-      storages.push_back(device_storage(device, static_cast<std::size_t>(r->numel()) * itemsize(r->dtype)));
+      const std::size_t nbytes = static_cast<std::size_t>(r->numel()) * itemsize(r->dtype);
+      storages.push_back(device_storage(device, nbytes));
       outs.push_back(storages.back()->data());
+      if (poison_on() && nbytes > 0) LOOM_CHECK_CUDA(cudaMemsetAsync(outs.back(), 0xff, nbytes, stream));
     }
     if (kp.numel > 0) {
       if (!codegen::vector_aligned(kp, data_of, outs)) codegen::drop_vectors(kp);
@@ -181,6 +193,8 @@ void realize(std::span<const NodeRef> outputs) {
   }
   for (const codegen::ViewRoot& v : prep.plan.view_roots) realize_view(v);
 }
+
+void set_poison_outputs(bool on) { g_poison.store(on ? 1 : 0, std::memory_order_relaxed); }
 
 bool fusion_enabled_impl() { return fusion_on(); }
 void set_fusion_impl(bool on) { g_fusion.store(on ? 1 : 0, std::memory_order_relaxed); }

@@ -25,6 +25,10 @@ Prepared prepare(std::span<const detail::NodeRef> outputs);
 // Evaluates the outputs; afterwards each has its realized() result.
 void realize(std::span<const detail::NodeRef> outputs);
 
+// Tests: fill every kernel output with 0xff bytes before the kernel runs (NaN for floats), so
+// an element the kernel fails to write shows. Starts as LOOM_POISON_OUTPUTS.
+void set_poison_outputs(bool on);
+
 // Host memory for the reference path, and device memory from the pool.
 std::shared_ptr<detail::Storage> host_storage(std::size_t nbytes);
 std::shared_ptr<detail::Storage> device_storage(int device, std::size_t nbytes);

@@ -234,7 +234,12 @@ OpTypes resolve_op_types(Op op, DType c, std::span<const DType> in) {
     case Op::Hypot:
     case Op::Copysign: {
       if (is_complex(c)) unsupported(op, in);
-      const DType f = float_type_for(c);
+      // NumPy picks the first float loop every input casts to safely: int8 with uint16 meet in
+      // float32, not in float_type_for(int32).
+      DType f = float_type_for(c);
+      if (in.size() == 2 && !is_inexact(c)) {
+        f = promote_types(float_type_for(in[0]), float_type_for(in[1]));
+      }
       return {f, f};
     }
 

@@ -26,10 +26,10 @@ double round_to(DType t, double v) {
     case DType::BFloat16: break;
     default: return v;
   }
-  const float f = static_cast<float>(v);
-  if (t == DType::Float16) return static_cast<float>(half(f));
-  if (t == DType::BFloat16) return static_cast<float>(bfloat16_t(f));
-  return f;
+  // Straight from double, as the casts of generated code and the host reference round.
+  if (t == DType::Float16) return static_cast<float>(half::from_double(v));
+  if (t == DType::BFloat16) return static_cast<float>(bfloat16_t::from_double(v));
+  return static_cast<float>(v);
 }
 
 }  // namespace

@@ -20,7 +20,7 @@
 
 namespace loom::ref {
 
-namespace detail {
+namespace impl {
 
 template <class T> inline constexpr bool is_complex_v = false;
 template <class R> inline constexpr bool is_complex_v<std::complex<R>> = true;
@@ -252,7 +252,7 @@ template <class To, class F> To float_to_int(F v) {
   return static_cast<To>(v);
 }
 
-}  // namespace detail
+}  // namespace impl
 
 // NumPy's casts, bit for bit as the device's loom::cast<To>(x):
 //   to bool: != 0 (complex: either part).  integer -> integer: wrap.  float -> integer: NaN -> 0,
@@ -260,7 +260,7 @@ template <class To, class F> To float_to_int(F v) {
 //   -> float16 / bfloat16: through double, then rounded to nearest even once.  complex -> real:
 //   the real part.  real -> complex: (value, 0).  float16 / bfloat16 sources are read as float.
 template <class To, class From> To cast_value(From v) {
-  using namespace detail;
+  using namespace impl;
   if constexpr (is_half_v<From>) {
     return cast_value<To>(static_cast<float>(v));
   } else if constexpr (is_bool_v<To>) {
@@ -285,20 +285,20 @@ template <class To, class From> To cast_value(From v) {
 
 // Shorthands for the functor bodies below: T is the operand type.
 #define LOOM_REF_HALF(...) \
-  if constexpr (detail::is_half_v<T>) return detail::via_float<T>(*this, __VA_ARGS__)
+  if constexpr (impl::is_half_v<T>) return impl::via_float<T>(*this, __VA_ARGS__)
 
 // A unary function of floats and complex numbers (the FloatFunc rule): other types get T{}.
-#define LOOM_REF_FLOAT_FUNC(Name, real_expr, complex_expr)           \
-  struct Name {                                                      \
-    template <class T> auto operator()(T a) const {                  \
-      LOOM_REF_HALF(a);                                              \
-      else if constexpr (detail::is_float_v<T>) return T(real_expr); \
-      else if constexpr (detail::is_complex_v<T>) {                  \
-        using R = detail::real_t<T>;                                 \
-        [[maybe_unused]] const R x = a.real(), y = a.imag();         \
-        return T(complex_expr);                                      \
-      } else return T{};                                             \
-    }                                                                \
+#define LOOM_REF_FLOAT_FUNC(Name, real_expr, complex_expr)         \
+  struct Name {                                                    \
+    template <class T> auto operator()(T a) const {                \
+      LOOM_REF_HALF(a);                                            \
+      else if constexpr (impl::is_float_v<T>) return T(real_expr); \
+      else if constexpr (impl::is_complex_v<T>) {                  \
+        using R = impl::real_t<T>;                                 \
+        [[maybe_unused]] const R x = a.real(), y = a.imag();       \
+        return T(complex_expr);                                    \
+      } else return T{};                                           \
+    }                                                              \
   };
 
 // --- unary -----------------------------------------------------------------------------------
@@ -306,8 +306,8 @@ template <class To, class From> To cast_value(From v) {
 struct Neg {
   template <class T> auto operator()(T a) const {
     LOOM_REF_HALF(a);
-    else if constexpr (detail::is_int_v<T>) return detail::wrap_neg(a);
-    else if constexpr (detail::is_bool_v<T>) return a;  // NumPy rejects it
+    else if constexpr (impl::is_int_v<T>) return impl::wrap_neg(a);
+    else if constexpr (impl::is_bool_v<T>) return a;  // NumPy rejects it
     else return T(-a);
   }
 };
@@ -320,18 +320,18 @@ struct Copy {
 struct Abs {
   template <class T> auto operator()(T a) const {
     LOOM_REF_HALF(a);
-    else if constexpr (detail::is_complex_v<T>) return std::hypot(a.real(), a.imag());
-    else if constexpr (detail::is_float_v<T>) return std::fabs(a);
-    else if constexpr (std::is_signed_v<T>) return a < 0 ? detail::wrap_neg(a) : a;  // MIN stays MIN
+    else if constexpr (impl::is_complex_v<T>) return std::hypot(a.real(), a.imag());
+    else if constexpr (impl::is_float_v<T>) return std::fabs(a);
+    else if constexpr (std::is_signed_v<T>) return a < 0 ? impl::wrap_neg(a) : a;  // MIN stays MIN
     else return a;
   }
 };
 struct Sign {
   template <class T> auto operator()(T a) const {
     LOOM_REF_HALF(a);
-    else if constexpr (detail::is_complex_v<T>) return detail::c_sign(a);
-    else if constexpr (detail::is_float_v<T>) return std::isnan(a) ? a : T(a > 0 ? 1 : a < 0 ? -1 : 0);
-    else if constexpr (detail::is_bool_v<T>) return a;
+    else if constexpr (impl::is_complex_v<T>) return impl::c_sign(a);
+    else if constexpr (impl::is_float_v<T>) return std::isnan(a) ? a : T(a > 0 ? 1 : a < 0 ? -1 : 0);
+    else if constexpr (impl::is_bool_v<T>) return a;
     else return static_cast<T>(static_cast<int>(a > 0) - static_cast<int>(a < 0));
   }
 };
@@ -339,36 +339,36 @@ LOOM_REF_FLOAT_FUNC(Sqrt, std::sqrt(a), std::sqrt(a))
 struct Cbrt {
   template <class T> auto operator()(T a) const {
     LOOM_REF_HALF(a);
-    else if constexpr (detail::is_float_v<T>) return T(std::cbrt(a));
+    else if constexpr (impl::is_float_v<T>) return T(std::cbrt(a));
     else return T{};
   }
 };
 struct Square {
   template <class T> auto operator()(T a) const {
     LOOM_REF_HALF(a);
-    else if constexpr (detail::is_complex_v<T>) return detail::c_mul(a, a);
-    else if constexpr (detail::is_int_v<T>) return detail::wrap_mul(a, a);
-    else if constexpr (detail::is_bool_v<T>) return a;
+    else if constexpr (impl::is_complex_v<T>) return impl::c_mul(a, a);
+    else if constexpr (impl::is_int_v<T>) return impl::wrap_mul(a, a);
+    else if constexpr (impl::is_bool_v<T>) return a;
     else return T(a * a);
   }
 };
 struct Reciprocal {
   template <class T> auto operator()(T a) const {
     LOOM_REF_HALF(a);
-    else if constexpr (detail::is_complex_v<T>) return detail::c_reciprocal(a);
-    else if constexpr (detail::is_float_v<T>) return T(1 / a);
-    else if constexpr (detail::is_bool_v<T>) return a;
+    else if constexpr (impl::is_complex_v<T>) return impl::c_reciprocal(a);
+    else if constexpr (impl::is_float_v<T>) return T(1 / a);
+    else if constexpr (impl::is_bool_v<T>) return a;
     else if constexpr (std::is_signed_v<T>) return (a == 1 || a == -1) ? a : T(0);  // 1/x truncated; 1/0 -> 0
     else return a == 1 ? T(1) : T(0);
   }
 };
 LOOM_REF_FLOAT_FUNC(Exp, std::exp(a), std::exp(a))
 LOOM_REF_FLOAT_FUNC(Exp2, std::exp2(a), std::exp(a * R(0.69314718055994530942)))
-LOOM_REF_FLOAT_FUNC(Expm1, std::expm1(a), detail::c_expm1(a))
+LOOM_REF_FLOAT_FUNC(Expm1, std::expm1(a), impl::c_expm1(a))
 LOOM_REF_FLOAT_FUNC(Log, std::log(a), std::log(a))
 LOOM_REF_FLOAT_FUNC(Log2, std::log2(a), std::log(a) * R(1.44269504088896340736))
 LOOM_REF_FLOAT_FUNC(Log10, std::log10(a), std::log(a) * R(0.43429448190325182765))
-LOOM_REF_FLOAT_FUNC(Log1p, std::log1p(a), detail::c_log1p(a))
+LOOM_REF_FLOAT_FUNC(Log1p, std::log1p(a), impl::c_log1p(a))
 LOOM_REF_FLOAT_FUNC(Sin, std::sin(a), std::sin(a))
 LOOM_REF_FLOAT_FUNC(Cos, std::cos(a), std::cos(a))
 LOOM_REF_FLOAT_FUNC(Tan, std::tan(a), std::tan(a))
@@ -384,14 +384,14 @@ LOOM_REF_FLOAT_FUNC(Arctanh, std::atanh(a), std::atanh(a))
 LOOM_REF_FLOAT_FUNC(Rint, std::nearbyint(a), T(std::nearbyint(x), std::nearbyint(y)))  // ties to even
 
 // floor / ceil / trunc: integers pass through; complex is rejected by the type rule.
-#define LOOM_REF_ROUNDING(Name, fn)                                        \
-  struct Name {                                                            \
-    template <class T> auto operator()(T a) const {                        \
-      LOOM_REF_HALF(a);                                                    \
-      else if constexpr (detail::is_float_v<T>) return T(fn(a));           \
-      else if constexpr (detail::is_complex_v<T>) return T{};              \
-      else return a;                                                       \
-    }                                                                      \
+#define LOOM_REF_ROUNDING(Name, fn)                            \
+  struct Name {                                                \
+    template <class T> auto operator()(T a) const {            \
+      LOOM_REF_HALF(a);                                        \
+      else if constexpr (impl::is_float_v<T>) return T(fn(a)); \
+      else if constexpr (impl::is_complex_v<T>) return T{};    \
+      else return a;                                           \
+    }                                                          \
   };
 LOOM_REF_ROUNDING(Floor, std::floor)
 LOOM_REF_ROUNDING(Ceil, std::ceil)
@@ -400,50 +400,50 @@ LOOM_REF_ROUNDING(Trunc, std::trunc)
 
 struct IsNan {
   template <class T> bool operator()(T a) const {
-    if constexpr (detail::is_complex_v<T>) return std::isnan(a.real()) || std::isnan(a.imag());
-    else if constexpr (detail::is_float_v<T> || detail::is_half_v<T>) return std::isnan(static_cast<float>(a));
+    if constexpr (impl::is_complex_v<T>) return std::isnan(a.real()) || std::isnan(a.imag());
+    else if constexpr (impl::is_float_v<T> || impl::is_half_v<T>) return std::isnan(static_cast<float>(a));
     else return false;
   }
 };
 struct IsInf {
   template <class T> bool operator()(T a) const {
-    if constexpr (detail::is_complex_v<T>) return std::isinf(a.real()) || std::isinf(a.imag());
-    else if constexpr (detail::is_float_v<T> || detail::is_half_v<T>) return std::isinf(static_cast<double>(a));
+    if constexpr (impl::is_complex_v<T>) return std::isinf(a.real()) || std::isinf(a.imag());
+    else if constexpr (impl::is_float_v<T> || impl::is_half_v<T>) return std::isinf(static_cast<double>(a));
     else return false;
   }
 };
 struct IsFinite {
   template <class T> bool operator()(T a) const {
-    if constexpr (detail::is_complex_v<T>) return std::isfinite(a.real()) && std::isfinite(a.imag());
-    else if constexpr (detail::is_float_v<T> || detail::is_half_v<T>) return std::isfinite(static_cast<double>(a));
+    if constexpr (impl::is_complex_v<T>) return std::isfinite(a.real()) && std::isfinite(a.imag());
+    else if constexpr (impl::is_float_v<T> || impl::is_half_v<T>) return std::isfinite(static_cast<double>(a));
     else return true;
   }
 };
 struct LogicalNot {
-  template <class T> bool operator()(T a) const { return !detail::truthy(a); }
+  template <class T> bool operator()(T a) const { return !impl::truthy(a); }
 };
 struct Invert {
   template <class T> auto operator()(T a) const {
-    if constexpr (detail::is_bool_v<T>) return !a;
-    else if constexpr (detail::is_int_v<T>) return static_cast<T>(~a);
+    if constexpr (impl::is_bool_v<T>) return !a;
+    else if constexpr (impl::is_int_v<T>) return static_cast<T>(~a);
     else return T{};
   }
 };
 struct Real {
   template <class T> auto operator()(T a) const {
-    if constexpr (detail::is_complex_v<T>) return a.real();
+    if constexpr (impl::is_complex_v<T>) return a.real();
     else return a;
   }
 };
 struct Imag {
   template <class T> auto operator()(T a) const {
-    if constexpr (detail::is_complex_v<T>) return a.imag();
+    if constexpr (impl::is_complex_v<T>) return a.imag();
     else return T{};
   }
 };
 struct Conj {
   template <class T> auto operator()(T a) const {
-    if constexpr (detail::is_complex_v<T>) return std::conj(a);
+    if constexpr (impl::is_complex_v<T>) return std::conj(a);
     else return a;
   }
 };
@@ -453,87 +453,87 @@ struct Conj {
 struct Add {
   template <class T> auto operator()(T a, T b) const {
     LOOM_REF_HALF(a, b);
-    else if constexpr (detail::is_bool_v<T>) return a || b;
-    else if constexpr (detail::is_int_v<T>) return detail::wrap_add(a, b);
+    else if constexpr (impl::is_bool_v<T>) return a || b;
+    else if constexpr (impl::is_int_v<T>) return impl::wrap_add(a, b);
     else return T(a + b);
   }
 };
 struct Sub {
   template <class T> auto operator()(T a, T b) const {
     LOOM_REF_HALF(a, b);
-    else if constexpr (detail::is_bool_v<T>) return a != b;  // NumPy rejects it
-    else if constexpr (detail::is_int_v<T>) return detail::wrap_sub(a, b);
+    else if constexpr (impl::is_bool_v<T>) return a != b;  // NumPy rejects it
+    else if constexpr (impl::is_int_v<T>) return impl::wrap_sub(a, b);
     else return T(a - b);
   }
 };
 struct Mul {
   template <class T> auto operator()(T a, T b) const {
     LOOM_REF_HALF(a, b);
-    else if constexpr (detail::is_bool_v<T>) return a && b;
-    else if constexpr (detail::is_int_v<T>) return detail::wrap_mul(a, b);
-    else if constexpr (detail::is_complex_v<T>) return detail::c_mul(a, b);
+    else if constexpr (impl::is_bool_v<T>) return a && b;
+    else if constexpr (impl::is_int_v<T>) return impl::wrap_mul(a, b);
+    else if constexpr (impl::is_complex_v<T>) return impl::c_mul(a, b);
     else return T(a * b);
   }
 };
 struct TrueDiv {
   template <class T> auto operator()(T a, T b) const {
     LOOM_REF_HALF(a, b);
-    else if constexpr (detail::is_complex_v<T>) return detail::c_div(a, b);
-    else if constexpr (detail::is_float_v<T>) return T(a / b);
+    else if constexpr (impl::is_complex_v<T>) return impl::c_div(a, b);
+    else if constexpr (impl::is_float_v<T>) return T(a / b);
     else return T{};  // integers are divided as float64
   }
 };
 struct FloorDiv {
   template <class T> auto operator()(T a, T b) const {
     LOOM_REF_HALF(a, b);
-    else if constexpr (detail::is_float_v<T>) return detail::float_floor_div(a, b);
-    else if constexpr (detail::is_int_v<T>) return detail::int_floor_div(a, b);
+    else if constexpr (impl::is_float_v<T>) return impl::float_floor_div(a, b);
+    else if constexpr (impl::is_int_v<T>) return impl::int_floor_div(a, b);
     else return T{};
   }
 };
 struct Remainder {
   template <class T> auto operator()(T a, T b) const {
     LOOM_REF_HALF(a, b);
-    else if constexpr (detail::is_float_v<T>) return detail::float_remainder(a, b);
-    else if constexpr (detail::is_int_v<T>) return detail::int_remainder(a, b);
+    else if constexpr (impl::is_float_v<T>) return impl::float_remainder(a, b);
+    else if constexpr (impl::is_int_v<T>) return impl::int_remainder(a, b);
     else return T{};
   }
 };
 struct Power {
   template <class T> auto operator()(T a, T b) const {
     LOOM_REF_HALF(a, b);
-    else if constexpr (detail::is_complex_v<T>) return detail::c_power(a, b);
-    else if constexpr (detail::is_float_v<T>) return T(std::pow(a, b));
-    else if constexpr (detail::is_int_v<T>) return detail::int_power(a, b);
+    else if constexpr (impl::is_complex_v<T>) return impl::c_power(a, b);
+    else if constexpr (impl::is_float_v<T>) return T(std::pow(a, b));
+    else if constexpr (impl::is_int_v<T>) return impl::int_power(a, b);
     else return T(a || !b);  // bool is computed as int8
   }
 };
 
 // maximum / minimum / fmax / fmin: for integers and bool fmax is maximum.
-#define LOOM_REF_EXTREMUM(Name, real_fn, complex_pick, bool_op, int_cmp)                   \
-  struct Name {                                                                           \
-    template <class T> auto operator()(T a, T b) const {                                  \
-      LOOM_REF_HALF(a, b);                                                                \
-      else if constexpr (detail::is_complex_v<T>) return (complex_pick) ? a : b;          \
-      else if constexpr (detail::is_float_v<T>) return detail::real_fn(a, b);             \
-      else if constexpr (detail::is_bool_v<T>) return a bool_op b;                        \
-      else return (a int_cmp b) ? a : b;                                                  \
-    }                                                                                     \
+#define LOOM_REF_EXTREMUM(Name, real_fn, complex_pick, bool_op, int_cmp)       \
+  struct Name {                                                                \
+    template <class T> auto operator()(T a, T b) const {                       \
+      LOOM_REF_HALF(a, b);                                                     \
+      else if constexpr (impl::is_complex_v<T>) return (complex_pick) ? a : b; \
+      else if constexpr (impl::is_float_v<T>) return impl::real_fn(a, b);      \
+      else if constexpr (impl::is_bool_v<T>) return a bool_op b;               \
+      else return (a int_cmp b) ? a : b;                                       \
+    }                                                                          \
   };
-LOOM_REF_EXTREMUM(Maximum, max_propagate, detail::has_nan(a) || detail::c_greater(a, b, true), ||, >)
-LOOM_REF_EXTREMUM(Minimum, min_propagate, detail::has_nan(a) || detail::c_less(a, b, true), &&, <)
-LOOM_REF_EXTREMUM(Fmax, max_ignore, detail::has_nan(b) || detail::c_greater(a, b, true), ||, >)
-LOOM_REF_EXTREMUM(Fmin, min_ignore, detail::has_nan(b) || detail::c_less(a, b, true), &&, <)
+LOOM_REF_EXTREMUM(Maximum, max_propagate, impl::has_nan(a) || impl::c_greater(a, b, true), ||, >)
+LOOM_REF_EXTREMUM(Minimum, min_propagate, impl::has_nan(a) || impl::c_less(a, b, true), &&, <)
+LOOM_REF_EXTREMUM(Fmax, max_ignore, impl::has_nan(b) || impl::c_greater(a, b, true), ||, >)
+LOOM_REF_EXTREMUM(Fmin, min_ignore, impl::has_nan(b) || impl::c_less(a, b, true), &&, <)
 #undef LOOM_REF_EXTREMUM
 
 // arctan2 / hypot / copysign: real floats only.
-#define LOOM_REF_REAL_FUNC2(Name, fn)                               \
-  struct Name {                                                     \
-    template <class T> auto operator()(T a, T b) const {            \
-      LOOM_REF_HALF(a, b);                                          \
-      else if constexpr (detail::is_float_v<T>) return T(fn(a, b)); \
-      else return T{};                                              \
-    }                                                               \
+#define LOOM_REF_REAL_FUNC2(Name, fn)                             \
+  struct Name {                                                   \
+    template <class T> auto operator()(T a, T b) const {          \
+      LOOM_REF_HALF(a, b);                                        \
+      else if constexpr (impl::is_float_v<T>) return T(fn(a, b)); \
+      else return T{};                                            \
+    }                                                             \
   };
 LOOM_REF_REAL_FUNC2(Arctan2, std::atan2)
 LOOM_REF_REAL_FUNC2(Hypot, std::hypot)
@@ -541,38 +541,38 @@ LOOM_REF_REAL_FUNC2(Copysign, std::copysign)
 #undef LOOM_REF_REAL_FUNC2
 
 // Comparisons. Complex numbers compare lexicographically (NumPy), false when a NaN is involved.
-#define LOOM_REF_COMPARE(Name, op, complex_expr)                       \
-  struct Name {                                                        \
-    template <class T> bool operator()(T a, T b) const {               \
-      if constexpr (detail::is_complex_v<T>) return complex_expr;      \
-      else if constexpr (detail::is_half_v<T>) return float(a) op float(b); \
-      else return a op b;                                              \
-    }                                                                  \
+#define LOOM_REF_COMPARE(Name, op, complex_expr)                          \
+  struct Name {                                                           \
+    template <class T> bool operator()(T a, T b) const {                  \
+      if constexpr (impl::is_complex_v<T>) return complex_expr;           \
+      else if constexpr (impl::is_half_v<T>) return float(a) op float(b); \
+      else return a op b;                                                 \
+    }                                                                     \
   };
 LOOM_REF_COMPARE(Equal, ==, a.real() == b.real() && a.imag() == b.imag())
 LOOM_REF_COMPARE(NotEqual, !=, a.real() != b.real() || a.imag() != b.imag())
-LOOM_REF_COMPARE(Less, <, detail::c_less(a, b, false))
-LOOM_REF_COMPARE(LessEqual, <=, detail::c_less(a, b, true))
-LOOM_REF_COMPARE(Greater, >, detail::c_greater(a, b, false))
-LOOM_REF_COMPARE(GreaterEqual, >=, detail::c_greater(a, b, true))
+LOOM_REF_COMPARE(Less, <, impl::c_less(a, b, false))
+LOOM_REF_COMPARE(LessEqual, <=, impl::c_less(a, b, true))
+LOOM_REF_COMPARE(Greater, >, impl::c_greater(a, b, false))
+LOOM_REF_COMPARE(GreaterEqual, >=, impl::c_greater(a, b, true))
 #undef LOOM_REF_COMPARE
 
 struct LogicalAnd {
-  template <class T> bool operator()(T a, T b) const { return detail::truthy(a) && detail::truthy(b); }
+  template <class T> bool operator()(T a, T b) const { return impl::truthy(a) && impl::truthy(b); }
 };
 struct LogicalOr {
-  template <class T> bool operator()(T a, T b) const { return detail::truthy(a) || detail::truthy(b); }
+  template <class T> bool operator()(T a, T b) const { return impl::truthy(a) || impl::truthy(b); }
 };
 struct LogicalXor {
-  template <class T> bool operator()(T a, T b) const { return detail::truthy(a) != detail::truthy(b); }
+  template <class T> bool operator()(T a, T b) const { return impl::truthy(a) != impl::truthy(b); }
 };
 
-#define LOOM_REF_BITWISE(Name, op)                                                       \
-  struct Name {                                                                          \
-    template <class T> auto operator()(T a, T b) const {                                 \
-      if constexpr (detail::is_bool_v<T> || detail::is_int_v<T>) return static_cast<T>(a op b); \
-      else return T{};                                                                   \
-    }                                                                                    \
+#define LOOM_REF_BITWISE(Name, op)                                                          \
+  struct Name {                                                                             \
+    template <class T> auto operator()(T a, T b) const {                                    \
+      if constexpr (impl::is_bool_v<T> || impl::is_int_v<T>) return static_cast<T>(a op b); \
+      else return T{};                                                                      \
+    }                                                                                       \
   };
 LOOM_REF_BITWISE(BitAnd, &)
 LOOM_REF_BITWISE(BitOr, |)
@@ -583,9 +583,9 @@ LOOM_REF_BITWISE(BitXor, ^)
 // for a negative value shifted right.
 struct LeftShift {
   template <class T> auto operator()(T a, T b) const {
-    if constexpr (detail::is_int_v<T>) {
-      if (!detail::shift_in_range(b)) return T(0);
-      using U = detail::uarith_t<T>;
+    if constexpr (impl::is_int_v<T>) {
+      if (!impl::shift_in_range(b)) return T(0);
+      using U = impl::uarith_t<T>;
       return static_cast<T>(static_cast<U>(static_cast<U>(a) << static_cast<int>(b)));
     } else {
       return T{};
@@ -594,8 +594,8 @@ struct LeftShift {
 };
 struct RightShift {
   template <class T> auto operator()(T a, T b) const {
-    if constexpr (detail::is_int_v<T>) {
-      if (!detail::shift_in_range(b)) return (std::is_signed_v<T> && a < 0) ? T(-1) : T(0);
+    if constexpr (impl::is_int_v<T>) {
+      if (!impl::shift_in_range(b)) return (std::is_signed_v<T> && a < 0) ? T(-1) : T(0);
       return static_cast<T>(a >> static_cast<int>(b));  // arithmetic for signed (C++20)
     } else {
       return T{};
@@ -607,7 +607,7 @@ struct RightShift {
 
 struct Where {
   template <class T> T operator()(T cond, T a, T b) const {
-    return detail::truthy(static_cast<std::conditional_t<detail::is_half_v<T>, float, T>>(cond)) ? a : b;
+    return impl::truthy(static_cast<std::conditional_t<impl::is_half_v<T>, float, T>>(cond)) ? a : b;
   }
 };
 

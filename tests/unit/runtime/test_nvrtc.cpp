@@ -8,6 +8,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "support/test_support.hpp"
+
 #include <loom/errors.hpp>
 
 #include "runtime/device.hpp"
@@ -17,22 +19,12 @@
 
 using Catch::Matchers::Contains;
 using loom::rt::CompileRequest;
+using loom::test::WhatContains;
 
 namespace {
 
 // Catch2 v2's REQUIRE_THROWS_MATCHES needs a matcher of the exception itself; this one matches a
 // substring of what(), and composes with &&.
-class WhatContains : public Catch::MatcherBase<std::exception> {
- public:
-  explicit WhatContains(std::string part) : part_(std::move(part)) {}
-  bool match(const std::exception& e) const override {
-    return std::string(e.what()).find(part_) != std::string::npos;
-  }
-  std::string describe() const override { return "what() contains \"" + part_ + "\""; }
-
- private:
-  std::string part_;
-};
 
 const char* const kAxpy = R"(// out0 = in0 * s0 + in1
 extern "C" __global__ void loom_test_axpy_f32(const float* __restrict__ in0,
@@ -147,7 +139,7 @@ TEST_CASE("compile options: the arch, the standard, fmad, no fast math", "[nvrtc
   r.extra_options = {"-lineinfo"};
   const auto options = loom::rt::compile_options(r);
   REQUIRE(options == std::vector<std::string>{"--gpu-architecture=sm_86", "-std=c++17",
-                                              "-default-device", "--fmad=true", "-lineinfo"});
+                                              "-default-device", "--fmad=false", "-lineinfo"});
   REQUIRE(std::none_of(options.begin(), options.end(),
                        [](const std::string& o) { return o.find("fast") != std::string::npos; }));
 }
