@@ -94,9 +94,9 @@ Timing time_churn(const std::function<void*(std::size_t)>& alloc,
 }
 
 // A mixed-size churn whose working set drifts up and down: peak reserved / peak in use.
-double fragmentation_ratio(BfcPool& pool, unsigned seed) {
+double fragmentation_ratio(BfcPool& pool, unsigned seed, double max_bytes) {
   std::mt19937_64 rng(seed);
-  const std::vector<std::size_t> sizes = mixed_sizes(1 << 16, 1, 8 << 20, seed);
+  const std::vector<std::size_t> sizes = mixed_sizes(1 << 16, 1, max_bytes, seed);
   std::vector<void*> live;
   std::size_t k = 0;
   for (int phase = 0; phase < 8; ++phase) {
@@ -138,31 +138,35 @@ int main(int argc, char** argv) {
   std::size_t timed_ops = 2 * 7 * kSteps;
   const double host_us = host_mixed.us, host_same = host_one.us;
 
-  double ratio = 0;
+  // Worst of 5 seeds. Sizes up to 8 MiB is the figure PERF.md's target reads; small sizes only
+  // (a working set of ~30 MiB in regions of >= 2 MiB) fragment worse, and are shown beside it.
+  double ratio = 0, ratio_small = 0;
   for (unsigned seed = 1; seed <= 5; ++seed) {
-    HostBacking b;
-    BfcPool p(b, BfcPool::Options{});
-    ratio = std::max(ratio, fragmentation_ratio(p, seed));
+    HostBacking b, c;
+    BfcPool p(b, BfcPool::Options{}), q(c, BfcPool::Options{});
+    ratio = std::max(ratio, fragmentation_ratio(p, seed, 8 << 20));
+    ratio_small = std::max(ratio_small, fragmentation_ratio(q, seed, 1 << 20));
   }
 
   double device_us = NAN, cuda_us = NAN;
   if (loom::rt::device_count() > 0) {
     const int d = loom::rt::current_device();
     cudaStream_t s = loom::rt::current_stream(d);
-    const Timing t = time_churn(
-        [&](std::size_t n) { return loom::rt::device_alloc(d, n, s); },
-        [&](void* p) { loom::rt::device_free(d, p, s); }, sizes, kLive, kSteps, 7,
-        [d] { return static_cast<int>(loom::memory_stats(d).num_backing_allocs); });
+    const Timing t =
+        time_churn([&](std::size_t n) { return loom::rt::device_alloc(d, n, s); },
+                   [&](void* p) { loom::rt::device_free(d, p, s); }, sizes, kLive, kSteps, 7,
+                   [d] { return static_cast<int>(loom::memory_stats(d).num_backing_allocs); });
     device_us = t.us;
     timed_backing_calls += t.backing_calls;
     timed_ops += 7 * kSteps;
     cuda_us = time_churn(
-        [](std::size_t n) {
-          void* p = nullptr;
-          if (cudaMalloc(&p, n) != cudaSuccess) std::abort();
-          return p;
-        },
-        [](void* p) { cudaFree(p); }, sizes, 64, 500, 3).us;
+                  [](std::size_t n) {
+                    void* p = nullptr;
+                    if (cudaMalloc(&p, n) != cudaSuccess) std::abort();
+                    return p;
+                  },
+                  [](void* p) { cudaFree(p); }, sizes, 64, 500, 3)
+                  .us;
   }
 
   std::printf("%-52s %12s\n", "case", "us / op");
@@ -176,7 +180,10 @@ int main(int argc, char** argv) {
   }
   std::printf("backing allocations while timed: %d in %zu alloc+free (new peaks of the churn)\n",
               timed_backing_calls, timed_ops);
-  std::printf("fragmentation, peak reserved / peak in use (worst of 5 churns): %.3f\n", ratio);
+  std::printf(
+      "fragmentation, peak reserved / peak in use, worst of 5 churns: %.3f (sizes 1 B..8 MiB), "
+      "%.3f (1 B..1 MiB)\n",
+      ratio, ratio_small);
   std::printf("host pool after the runs: %s\n", pool.stats().to_string().c_str());
 
   if (argc > 1) {
@@ -185,9 +192,10 @@ int main(int argc, char** argv) {
         "{{\"pool_alloc_free_us\": {}, \"cuda_malloc_free_us\": {}, "
         "\"host_pool_alloc_free_us\": {}, \"host_pool_same_size_us\": {}, "
         "\"device_pool_alloc_free_us\": {}, \"fragmentation_peak_reserved_over_in_use\": {}, "
+        "\"fragmentation_small_sizes\": {}, "
         "\"backing_allocs_while_timed\": {}}}\n",
         json_number(pool_us), json_number(cuda_us), json_number(host_us), json_number(host_same),
-        json_number(device_us), json_number(ratio), timed_backing_calls);
+        json_number(device_us), json_number(ratio), json_number(ratio_small), timed_backing_calls);
     std::FILE* f = std::fopen(argv[1], "w");
     if (!f) {
       std::fprintf(stderr, "bench_pool: cannot write %s\n", argv[1]);

@@ -26,30 +26,6 @@ struct Form {
   }
 };
 
-struct MemoKey {
-  const Node* node;
-  Form form;
-  friend bool operator==(const MemoKey& a, const MemoKey& b) {
-    return a.node == b.node && a.form == b.form;
-  }
-};
-
-struct MemoHash {
-  std::size_t operator()(const MemoKey& k) const {
-    std::size_t h = std::hash<const void*>()(k.node);
-    const auto mix = [&](std::int64_t v) { h = (h ^ static_cast<std::size_t>(v)) * 0x100000001b3ULL; };
-    mix(k.form.linear);
-    if (k.form.linear) {
-      mix(k.form.lin.c0);
-      for (std::int64_t c : k.form.lin.c) mix(c);
-    } else {
-      for (int i = 0; i < k.form.map.out_ndim; ++i) mix(k.form.map.dim[i] * 31 + k.form.map.coef[i]);
-      for (int i = 0; i < k.form.map.in_ndim; ++i) mix(k.form.map.offset[i]);
-    }
-    return h;
-  }
-};
-
 struct FactorResult {
   std::optional<IndexMap> map;
   int split_dim = -1;           // or: split this iteration dim...
@@ -64,6 +40,41 @@ bool is_c_contiguous(const Shape& shape, const Shape& strides) {
     expect *= shape[i];
   }
   return true;
+}
+
+// Functions whose CUDA implementations are long (argument reduction, series): trig and
+// hyperbolic functions, powers, and transcendental functions of complex numbers.
+bool is_costly(const KValue& v) {
+  switch (v.op) {
+    case Op::Sin:
+    case Op::Cos:
+    case Op::Tan:
+    case Op::Arcsin:
+    case Op::Arccos:
+    case Op::Arctan:
+    case Op::Arctan2:
+    case Op::Sinh:
+    case Op::Cosh:
+    case Op::Tanh:
+    case Op::Arcsinh:
+    case Op::Arccosh:
+    case Op::Arctanh:
+    case Op::Power:
+    case Op::Cbrt:
+    case Op::Hypot:
+      return true;
+    case Op::Exp:
+    case Op::Exp2:
+    case Op::Expm1:
+    case Op::Log:
+    case Op::Log2:
+    case Op::Log10:
+    case Op::Log1p:
+    case Op::Sqrt:
+      return is_complex(v.dtype);
+    default:
+      return false;
+  }
 }
 
 class Analyzer {
@@ -294,9 +305,17 @@ class Analyzer {
     return add_leaf(std::move(leaf), n);
   }
 
+  // A node reached twice with the same form is emitted once. Kernels hold at most a few hundred
+  // (node, form) pairs: a flat list, compared by node first, beats hashing big forms.
+  int find_memo(const Node* n, const Form& f) const {
+    for (const Memo& m : memo_) {
+      if (m.node == n && m.form == f) return m.id;
+    }
+    return -1;
+  }
+
   int visit(const Node* n, const Form& f) {
-    const MemoKey key{n, f};
-    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+    if (const int hit = find_memo(n, f); hit >= 0) return hit;
     int id = 0;
     const bool own_root = own_.count(n) > 0;
     if (acts_as_leaf(*n) || (!own_root && boundary_.count(n))) {
@@ -325,7 +344,7 @@ class Analyzer {
       plan_.values.push_back(v);
       id = static_cast<int>(plan_.values.size()) - 1;
     }
-    memo_.emplace(key, id);
+    memo_.push_back(Memo{n, f, id});
     return id;
   }
 
@@ -336,7 +355,12 @@ class Analyzer {
   Shape iter_;
   IndexMap to_root_;
   KernelPlan plan_;
-  std::unordered_map<MemoKey, int, MemoHash> memo_;
+  struct Memo {
+    const Node* node;
+    Form form;
+    int id;
+  };
+  std::vector<Memo> memo_;
   std::vector<const Node*> cuts_;
   int split_dim_ = -1;
   std::int64_t split_inner_ = 0;
@@ -419,11 +443,23 @@ KernelPlan Analyzer::finish() {
   }
   for (int o : p.outputs) widest = std::max(widest, itemsize(p.values[static_cast<std::size_t>(o)].dtype));
   p.vec = vec_ok && widest < 16 && p.numel > 1 ? static_cast<int>(16 / widest) : 1;
+  // Kernels with several costly functions are bound by arithmetic, not memory, and the vector
+  // path inlines the element code once per vector lane (NVRTC time grows with it): one element
+  // per thread there.
+  int heavy = 0;
+  for (const KValue& v : p.values) heavy += is_costly(v);
+  if (heavy >= 2) p.vec = 1;
   return std::move(p);
 }
 
+// Keys are raw bytes: small integers take one byte, others a marker and eight.
 void append_key(std::string& k, std::int64_t v) {
-  k += fmt::format("{},", v);
+  if (v >= -100 && v < 127) {
+    k += static_cast<char>(v);
+    return;
+  }
+  k += static_cast<char>(127);
+  k.append(reinterpret_cast<const char*>(&v), sizeof v);
 }
 
 }  // namespace
@@ -438,7 +474,11 @@ namespace {
 void build_key(KernelPlan& p) {
   std::string& k = p.key;
   k.clear();
-  k += "ew1|";  // key format version
+  k.reserve(64 + 16 * (p.leaves.size() + p.values.size()));
+  k += "ew2|";  // key format version
+  append_key(k, static_cast<std::int64_t>(p.leaves.size()));
+  append_key(k, static_cast<std::int64_t>(p.values.size()));
+  append_key(k, static_cast<std::int64_t>(p.outputs.size()));
   append_key(k, static_cast<int>(p.path));
   append_key(k, p.index32);
   append_key(k, p.vec);

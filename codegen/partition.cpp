@@ -1,6 +1,8 @@
 #include "codegen/partition.hpp"
 
 #include <algorithm>
+#include <array>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -50,8 +52,51 @@ std::vector<const Node*> topo_order(std::span<const NodeRef> roots,
   return post_order(r, [&](const Node* n) { return !stops.count(n); });
 }
 
+namespace {
+
+// The common case, decided without building maps: one output whose whole graph fuses into one
+// kernel (no copies forced, small enough, fusion on). nullopt: take the general path.
+std::optional<Plan> single_kernel(std::span<const NodeRef> outputs, const PartitionOptions& options,
+                                  std::span<const Node* const> extra_cuts) {
+  if (outputs.size() != 1 || !options.fusion || !extra_cuts.empty()) return std::nullopt;
+  const NodeRef& o = outputs[0];
+  if (o->op == Op::Buffer || o->realized() || o->op == Op::View || o->op == Op::Reshape) {
+    return std::nullopt;
+  }
+  constexpr std::size_t kSmall = 48;
+  std::array<const Node*, kSmall> seen{};
+  std::size_t num_seen = 0;
+  std::array<const Node*, kSmall> stack{};
+  std::size_t top = 0;
+  stack[top++] = o.get();
+  seen[num_seen++] = o.get();
+  while (top > 0) {
+    const Node* n = stack[--top];
+    if (acts_as_leaf(*n)) continue;
+    if (n->force_materialize) return std::nullopt;
+    for (int i = 0; i < n->num_inputs; ++i) {
+      const Node* in = n->inputs[static_cast<std::size_t>(i)].get();
+      if (std::find(seen.begin(), seen.begin() + static_cast<std::ptrdiff_t>(num_seen), in) !=
+          seen.begin() + static_cast<std::ptrdiff_t>(num_seen)) {
+        continue;
+      }
+      if (num_seen == kSmall || top == kSmall) return std::nullopt;
+      seen[num_seen++] = in;
+      stack[top++] = in;
+    }
+  }
+  if (static_cast<int>(num_seen) > options.max_kernel_ops) return std::nullopt;
+  Plan plan;
+  plan.groups.push_back(KernelGroup{{o}, o->shape});
+  plan.materialized.push_back(o);
+  return plan;
+}
+
+}  // namespace
+
 Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options,
                std::span<const Node* const> extra_cuts) {
+  if (auto fast = single_kernel(outputs, options, extra_cuts)) return std::move(*fast);
   Plan plan;
   std::vector<const Node*> out_nodes;
   for (const NodeRef& o : outputs) out_nodes.push_back(o.get());

@@ -24,8 +24,8 @@ int main() {
   }
   auto x = loom::asarray(host_floats).reshape({4096, -1});
   auto y = loom::maximum(0.0f, x) + loom::log1p(loom::exp(-loom::abs(x)));  // softplus: one kernel
+  loom::explain(y);  // before anything runs: one kernel, what it reads, whether it is cached
   std::cout << "softplus: " << y << "\n";
-  loom::explain(y);
   std::cout << (gpu ? "computed on " + loom::device_info().name
                     : std::string("no GPU: these numbers came from the host reference evaluator"))
             << "\n";

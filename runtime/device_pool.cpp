@@ -18,8 +18,8 @@ namespace loom::rt {
 
 namespace {
 
-constexpr int kMaxDevices = 64;           // as in device.cpp
-constexpr std::size_t kAlignment = 256;   // what cudaMalloc guarantees
+constexpr int kMaxDevices = 64;          // as in device.cpp
+constexpr std::size_t kAlignment = 256;  // what cudaMalloc guarantees
 
 // Makes `device` current for a scope, touching the runtime only when it is not already.
 class DeviceScope {
@@ -51,7 +51,9 @@ class CudaBacking : public Backing {
       (void)cudaGetLastError();  // not sticky: clear it so that later checks do not see it
       return nullptr;
     }
-    if (status != cudaSuccess) throw_cuda_error(status, "cudaMalloc(&p, bytes)", __FILE__, __LINE__);
+    if (status != cudaSuccess) {
+      throw_cuda_error(status, "cudaMalloc(&p, bytes)", __FILE__, __LINE__);
+    }
     return p;
   }
   // Only from free_all_cached and teardown. cudaFree waits for the device, so work still queued
@@ -140,7 +142,9 @@ DevicePool* find_pool(int device) {
 }  // namespace
 
 BfcPool& device_pool(int device) {
-  if (!has_gpu()) throw CudaError("no GPU is present: device memory cannot be allocated", cudaErrorNoDevice);
+  if (!has_gpu()) {
+    throw CudaError("no GPU is present: device memory cannot be allocated", cudaErrorNoDevice);
+  }
   const int d = resolve(device);
   if (DevicePool* p = find_pool(d)) return p->pool;
   PoolTable& t = table();

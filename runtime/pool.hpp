@@ -4,8 +4,9 @@
 //
 // What must hold (tests/unit/runtime/test_pool.cpp checks each):
 // - Sizes are rounded up to `alignment`; every pointer handed out is aligned to it.
-// - Free blocks live in per-stream bins by power-of-two size class, ordered by (size, address):
-//   allocate() takes the smallest block that fits, preferring blocks freed on its own stream.
+// - Free blocks live in per-stream bins of fine size classes (TLSF-like: ~3% wide, intrusive
+//   lists, bitmaps): allocate() takes the smallest block that fits (ties: lowest address),
+//   preferring blocks freed on its own stream; O(1) insert and remove, no heap allocation.
 // - A free block is split when the remainder is worth keeping (see allocate_locked); a freed
 //   block merges with its free address neighbours in the same region, so freeing everything
 //   leaves one free block per region.

@@ -91,6 +91,13 @@ NodeRef view_node(const NodeRef& n, const IndexMap& map, const Shape& shape) {
   return make_view(n, map, shape);
 }
 
+// An input of an elementwise node: broadcast to its shape, except a 0-d constant, which every
+// pass reads as one value (saving a view node on each `x * 2`).
+NodeRef operand_node(const NodeRef& n, const Shape& to) {
+  if (n->op == Op::Constant && n->shape.empty() && !n->realized()) return n;
+  return broadcast_node(n, to);
+}
+
 NodeRef broadcast_node(const NodeRef& n, const Shape& to) {
   if (n->shape == to) return n;
   const Shape& from = n->shape;
@@ -134,8 +141,8 @@ Array binary(Op op, const Array& a, const Array& b) {
   const DType in[] = {x->dtype, y->dtype};
   const OpTypes t = resolve_op_types(op, c.dtype, in);
   const Shape shape = broadcast_shapes(x->shape, y->shape);
-  return Array(make_elementwise(op, t.out, shape, broadcast_node(cast_to(x, t.compute), shape),
-                                broadcast_node(cast_to(y, t.compute), shape)));
+  return Array(make_elementwise(op, t.out, shape, operand_node(cast_to(x, t.compute), shape),
+                                operand_node(cast_to(y, t.compute), shape)));
 }
 
 Array ternary_where(const Array& cond, const Array& a, const Array& b) {
@@ -145,9 +152,9 @@ Array ternary_where(const Array& cond, const Array& a, const Array& b) {
   const Operand common = common_type({x->dtype, x->weak}, {y->dtype, y->weak});
   const Shape shape = broadcast_shapes(broadcast_shapes(c->shape, x->shape), y->shape);
   return Array(make_elementwise(Op::Where, common.dtype, shape,
-                                broadcast_node(cast_to(c, DType::Bool), shape),
-                                broadcast_node(cast_to(x, common.dtype), shape),
-                                broadcast_node(cast_to(y, common.dtype), shape)));
+                                operand_node(cast_to(c, DType::Bool), shape),
+                                operand_node(cast_to(x, common.dtype), shape),
+                                operand_node(cast_to(y, common.dtype), shape)));
 }
 
 int normalize_axis(std::int64_t axis, int ndim) {

@@ -27,6 +27,8 @@ NodeRef broadcast_node(const NodeRef& n, const Shape& to);
 // NumPy's broadcasting of two shapes; ShapeError "operands could not be broadcast together
 // with shapes (3,4) (5,) " otherwise.
 Shape broadcast_shapes(const Shape& a, const Shape& b);
+// n as an input of an elementwise node of shape `to`: broadcast, or a 0-d constant as it is.
+NodeRef operand_node(const NodeRef& n, const Shape& to);
 // A view of n through map (composed into a Buffer's strides, or into an existing View's map).
 NodeRef view_node(const NodeRef& n, const IndexMap& map, const Shape& shape);
 

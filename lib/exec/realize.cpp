@@ -47,8 +47,9 @@ bool fusion_on() {
   return f == 1;
 }
 
-void debug(const std::string& pass, const std::string& text) {
-  if (rt::env().debug_passes) std::cerr << "--- loom after " << pass << " ---\n" << text;
+// Prints a pass's result with LOOM_DEBUG_PASSES=1; the text is only built then.
+template <class F> void debug(const char* pass, F&& text) {
+  if (rt::env().debug_passes) std::cerr << "--- loom after " << pass << " ---\n" << text();
 }
 
 std::shared_ptr<const Realized> contiguous(std::shared_ptr<detail::Storage> s, const Shape& shape) {
@@ -142,7 +143,7 @@ Prepared prepare(std::span<const NodeRef> outputs) {
   for (int attempt = 0;; ++attempt) {
     Prepared p;
     p.plan = codegen::partition(outputs, opts, cuts);
-    debug("partition", codegen::to_string(p.plan));
+    debug("partition", [&] { return codegen::to_string(p.plan); });
     bool again = false;
     for (const codegen::KernelGroup& g : p.plan.groups) {
       KernelPlan kp = codegen::plan_kernel(g, p.plan.materialized);
@@ -151,7 +152,7 @@ Prepared prepare(std::span<const NodeRef> outputs) {
         again = true;
         break;
       }
-      debug("plan_kernel", codegen::to_string(kp));
+      debug("plan_kernel", [&] { return codegen::to_string(kp); });
       p.kernels.push_back(std::move(kp));
     }
     if (!again) return p;

@@ -40,22 +40,23 @@ const OpInfo& op_info(Op op) { return kOpInfo[static_cast<int>(op)]; }
 int num_ops() { return static_cast<int>(sizeof(kOpInfo) / sizeof(kOpInfo[0])); }
 
 Node::~Node() {
-  // Destroying a node whose inputs are held by nobody else would recurse once per level; a
-  // graph built by a loop can be 10^5 levels deep. Unlink such inputs here, one at a time.
-  std::vector<NodeRef> pending;
+  // Destroying a node whose inputs nobody else holds would recurse once per level, and a graph
+  // built by a loop can be 10^5 levels deep. Inputs released while a node dies are queued on a
+  // per-thread list that the outermost destructor drains: no recursion, no allocation once the
+  // list has grown.
+  thread_local std::vector<NodeRef> pending;
+  thread_local bool draining = false;
   for (NodeRef& in : inputs) {
-    if (in && in.use_count() == 1) pending.push_back(std::move(in));
+    if (in) pending.push_back(std::move(in));
   }
+  if (draining) return;
+  draining = true;
   while (!pending.empty()) {
     NodeRef n = std::move(pending.back());
     pending.pop_back();
-    if (n.use_count() == 1) {
-      Node& last = const_cast<Node&>(*n);  // we hold the only reference: it dies here
-      for (NodeRef& in : last.inputs) {
-        if (in) pending.push_back(std::move(in));
-      }
-    }
+    n.reset();  // may run ~Node of an input, which queues its own inputs here
   }
+  draining = false;
 }
 
 NodeRef make_buffer(std::shared_ptr<Storage> storage, DType dtype, const Shape& shape,
@@ -129,9 +130,9 @@ NodeRef make_elementwise(Op op, DType dtype, const Shape& shape, NodeRef a, Node
   auto n = new_node(op, dtype, shape);
   n->inputs = {std::move(a), std::move(b), std::move(c)};
   n->num_inputs = op_info(op).arity;
-  for (int i = 0; i < n->num_inputs; ++i) {
-    assert(n->inputs[static_cast<std::size_t>(i)] &&
-           n->inputs[static_cast<std::size_t>(i)]->shape == shape);
+  for (int i = 0; i < n->num_inputs; ++i) {  // same shape, or a 0-d constant
+    [[maybe_unused]] const Node& in = *n->inputs[static_cast<std::size_t>(i)];
+    assert(in.shape == shape || (in.op == Op::Constant && in.shape.empty()));
   }
   return n;
 }

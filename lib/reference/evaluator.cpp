@@ -62,8 +62,9 @@ template <class F> void apply_unary(const HostArray& a, HostArray& out) {
     using C = compute_t<T>;
     const T* src = typed<T>(a);
     using R = decltype(F{}(C{}));
-    std::vector<R> vals(a.numel());
-    for (std::size_t i = 0; i < vals.size(); ++i) vals[i] = F{}(static_cast<C>(src[i]));
+    std::vector<R> vals(out.numel());
+    const std::size_t sa = a.numel() == 1 ? 0 : 1;  // a 0-d constant is read for every element
+    for (std::size_t i = 0; i < vals.size(); ++i) vals[i] = F{}(static_cast<C>(src[i * sa]));
     store_all(vals, out);
   });
 }
@@ -74,9 +75,10 @@ template <class F> void apply_binary(const HostArray& a, const HostArray& b, Hos
     const T* x = typed<T>(a);
     const T* y = typed<T>(b);
     using R = decltype(F{}(C{}, C{}));
-    std::vector<R> vals(a.numel());
+    std::vector<R> vals(out.numel());
+    const std::size_t sa = a.numel() == 1 ? 0 : 1, sb = b.numel() == 1 ? 0 : 1;
     for (std::size_t i = 0; i < vals.size(); ++i) {
-      vals[i] = F{}(static_cast<C>(x[i]), static_cast<C>(y[i]));
+      vals[i] = F{}(static_cast<C>(x[i * sa]), static_cast<C>(y[i * sb]));
     }
     store_all(vals, out);
   });
@@ -85,18 +87,21 @@ template <class F> void apply_binary(const HostArray& a, const HostArray& b, Hos
 void apply_where(const HostArray& c, const HostArray& a, const HostArray& b, HostArray& out) {
   const std::size_t item = itemsize(out.dtype);
   const bool* cond = typed<bool>(c);
+  const auto step = [](const HostArray& h) { return h.numel() == 1 ? std::size_t{0} : std::size_t{1}; };
   for (std::size_t i = 0; i < out.numel(); ++i) {
-    const HostArray& src = cond[i] ? a : b;
-    std::memcpy(out.data.data() + i * item, src.data.data() + i * item, item);
+    const bool pick = cond[i * step(c)];
+    const HostArray& src = pick ? a : b;
+    std::memcpy(out.data.data() + i * item, src.data.data() + i * step(src) * item, item);
   }
 }
 
 void cast_array(const HostArray& a, HostArray& out) {
   visit_dtype(a.dtype, [&]<class From>() {
     const From* src = typed<From>(a);
+    const std::size_t sa = a.numel() == 1 ? 0 : 1;
     visit_dtype(out.dtype, [&]<class To>() {
       To* dst = typed<To>(out);
-      for (std::size_t i = 0; i < out.numel(); ++i) dst[i] = cast_value<To>(src[i]);
+      for (std::size_t i = 0; i < out.numel(); ++i) dst[i] = cast_value<To>(src[i * sa]);
     });
   });
 }

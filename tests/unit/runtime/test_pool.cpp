@@ -1,5 +1,6 @@
 // The BFC pool algorithm on a host-memory backing (runs without a GPU): placement, splitting and
-// coalescing, stats, limits and OutOfMemory, stream hooks, and returning regions.
+// coalescing, stats, limits and OutOfMemory, stream hooks, and returning regions. Last, the
+// public memory API over the device pools: figures and limits without a GPU, real use with one.
 
 #include <catch2/catch.hpp>
 
@@ -8,13 +9,16 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <string>
 #include <map>
 #include <random>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include <loom/device.hpp>
 #include <loom/errors.hpp>
 #include <loom/memory.hpp>
 
@@ -22,9 +26,9 @@
 #include "runtime/device_pool.hpp"
 #include "runtime/pool.hpp"
 
+using Catch::Matchers::Contains;
 using loom::rt::BfcPool;
 using loom::rt::StreamId;
-using Catch::Matchers::Contains;
 
 namespace {
 
@@ -176,7 +180,8 @@ TEST_CASE("pool: randomized alloc/free keeps blocks disjoint, aligned and coales
         REQUIRE(s.in_use_bytes + s.cached_bytes == s.reserved_bytes);
         REQUIRE(s.reserved_bytes == backing.live_bytes);
         REQUIRE(s.peak_in_use_bytes >= s.in_use_bytes);
-        REQUIRE(s.num_regions == backing.sizes.size() - static_cast<std::size_t>(backing.num_releases));
+        REQUIRE(s.num_regions ==
+                backing.sizes.size() - static_cast<std::size_t>(backing.num_releases));
         ++num_checked;
       }
     }
@@ -219,6 +224,30 @@ TEST_CASE("pool: best fit takes the smallest free block that fits", "[pool]") {
   for (void* p : {s1, s2, s3, a, c, e, big}) pool.free(p, 0);
   check_all_coalesced(pool, backing);
   CHECK(pool.stats().num_free_blocks == 1);
+}
+
+TEST_CASE("pool: a fitting block deep in a crowded size class is found before growing", "[pool]") {
+  CountingBacking backing;
+  BfcPool pool(backing, options(2 * kMiB));
+  // Sizes 64 KiB and 65.75 KiB share a size class (~3% wide). The fitting block goes in first,
+  // so 20 smaller ones sit ahead of it in the class's list; nothing larger is free.
+  void* fit = pool.allocate(263 * 256, 0);
+  std::vector<void*> keep{pool.allocate(256, 0)};
+  std::vector<void*> small;
+  for (int i = 0; i < 20; ++i) {
+    small.push_back(pool.allocate(256 * 256, 0));
+    keep.push_back(pool.allocate(256, 0));
+  }
+  keep.push_back(pool.allocate(2 * kMiB - (264 + 20 * 257) * 256, 0));  // the region's rest
+  CHECK(pool.stats().num_free_blocks == 0);
+  pool.free(fit, 0);
+  for (void* p : small) pool.free(p, 0);
+  CHECK(pool.allocate(262 * 256, 0) == fit);
+  CHECK(pool.stats().num_regions == 1);
+  CHECK(backing.num_allocs == 1);
+  pool.free(fit, 0);
+  for (void* p : keep) pool.free(p, 0);
+  check_all_coalesced(pool, backing);
 }
 
 TEST_CASE("pool: split keeps a worthwhile remainder, hands a near fit out whole", "[pool]") {
@@ -267,7 +296,8 @@ TEST_CASE("pool: regions grow, and a large request gets a region of its own", "[
   CHECK(s.in_use_bytes == 16 * kMiB);
   CHECK(s.reserved_bytes <= 16 * kMiB + 16 * kMiB / 4 + 1 * kMiB);  // growth overshoots <= 25%
   CHECK(s.num_regions < 20);
-  for (std::size_t i = 1; i < backing.sizes.size(); ++i) CHECK(backing.sizes[i] >= backing.sizes[0]);
+  for (std::size_t i = 1; i < backing.sizes.size(); ++i)
+    CHECK(backing.sizes[i] >= backing.sizes[0]);
   void* big = pool.allocate(100 * kMiB + 1, 0);
   CHECK(backing.sizes.back() == 101 * kMiB);  // exact, rounded to the region granularity
   pool.free(big, 0);
@@ -283,8 +313,9 @@ TEST_CASE("pool: the limit raises OutOfMemory with the pool's figures, and the p
   void* a = pool.allocate(6 * kMiB, 0);
   REQUIRE_THROWS_MATCHES(
       pool.allocate(4 * kMiB, 0), loom::OutOfMemory,
-      WhatContains("out of memory allocating 4.00 MiB on test pool: pool in use 6.00 MiB, cached 0 B, "
-               "limit 8.00 MiB, largest free block 0 B; the limit leaves room for 2.00 MiB more"));
+      WhatContains(
+          "out of memory allocating 4.00 MiB on test pool: pool in use 6.00 MiB, cached 0 B, "
+          "limit 8.00 MiB, largest free block 0 B; the limit leaves room for 2.00 MiB more"));
   try {
     pool.allocate(4 * kMiB + 1, 0);
   } catch (const loom::OutOfMemory& e) {
@@ -321,10 +352,10 @@ TEST_CASE("pool: a backing that refuses gives OutOfMemory after a retry", "[pool
   BfcPool pool(backing, options(1 * kMiB));
   void* a = pool.allocate(12 * kMiB, 0);
   void* small = pool.allocate(kKiB, 0);  // keeps a second region alive
-  REQUIRE_THROWS_MATCHES(pool.allocate(8 * kMiB, 0), loom::OutOfMemory,
-                         WhatContains("out of memory allocating 8.00 MiB on test pool: pool in use") &&
-                             WhatContains("limit none") &&
-                             WhatContains("the backing could not provide 8.00 MiB"));
+  REQUIRE_THROWS_MATCHES(
+      pool.allocate(8 * kMiB, 0), loom::OutOfMemory,
+      WhatContains("out of memory allocating 8.00 MiB on test pool: pool in use") &&
+          WhatContains("limit none") && WhatContains("the backing could not provide 8.00 MiB"));
   pool.free(a, 0);
   void* b = pool.allocate(8 * kMiB, 0);  // reuses the 12 MiB region
   CHECK(b == a);
@@ -398,7 +429,7 @@ TEST_CASE("pool: a block moves to another stream only through the hook", "[pool]
   pool.free(y, s3);
 
   // Neighbours freed on three streams merge; reusing the merged block waits for all three.
-  pool.free(sep_a, s2);  // x (s1) + sep_a (s2) + y (s3)
+  pool.free(sep_a, s2);                      // x (s1) + sep_a (s2) + y (s3)
   CHECK(pool.stats().num_free_blocks == 2);  // the merged block and the region's tail
   log.calls.clear();
   void* m = pool.allocate(192 * kKiB + 256, s4);  // exactly the merged block
@@ -541,12 +572,16 @@ TEST_CASE("pool: a bad alignment is a ValueError", "[pool]") {
 
 // The device pools behind include/loom/memory.hpp. Without a GPU: zero figures, limits stored.
 TEST_CASE("pool: the public memory API, with or without a GPU", "[pool]") {
-  const std::size_t before = loom::memory_limit();
-  loom::set_memory_limit(64 * kMiB);
-  CHECK(loom::memory_limit() == 64 * kMiB);
-  CHECK(loom::memory_stats().limit_bytes == 64 * kMiB);
+  struct RestoreLimit {  // the limit is process-wide: leave it as found, whatever fails
+    std::size_t bytes = loom::memory_limit();
+    ~RestoreLimit() { loom::set_memory_limit(bytes); }
+  } restore;
   if (loom::rt::device_count() == 0) {
+    loom::set_memory_limit(64 * kMiB);
+    CHECK(loom::memory_limit() == 64 * kMiB);
+    CHECK(loom::memory_limit(0) == 64 * kMiB);
     const loom::MemoryStats s = loom::memory_stats();
+    CHECK(s.limit_bytes == 64 * kMiB);
     CHECK(s.reserved_bytes == 0);
     CHECK(s.num_allocs == 0);
     loom::reset_peak_memory_stats();
@@ -556,29 +591,40 @@ TEST_CASE("pool: the public memory API, with or without a GPU", "[pool]") {
     loom::rt::device_free(0, nullptr, nullptr);  // harmless
     REQUIRE_THROWS_MATCHES(loom::memory_stats(3), loom::IndexError,
                            WhatContains("device 3 is out of range: no GPU is present"));
-  } else {
-    const int d = loom::rt::current_device();
-    cudaStream_t s1 = loom::rt::current_stream(d);
-    cudaStream_t s2 = nullptr;
-    REQUIRE(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking) == cudaSuccess);
-    const loom::MemoryStats s0 = loom::memory_stats();
-    void* a = loom::rt::device_alloc(d, 3 * kMiB, s1);
-    REQUIRE(cudaMemsetAsync(a, 1, 3 * kMiB, s1) == cudaSuccess);
-    CHECK(loom::memory_stats().in_use_bytes == s0.in_use_bytes + 3 * kMiB);
-    loom::rt::device_free(d, a, s1);
-    void* b = loom::rt::device_alloc(d, 3 * kMiB, s2);  // s2 waits for the memset on s1
-    CHECK(b == a);
-    REQUIRE(cudaMemsetAsync(b, 2, 3 * kMiB, s2) == cudaSuccess);
-    REQUIRE(cudaStreamSynchronize(s2) == cudaSuccess);
-    REQUIRE_THROWS_MATCHES(loom::rt::device_alloc(d, 128 * kMiB, s2), loom::OutOfMemory,
-                           WhatContains("out of memory allocating 128.00 MiB on device ") &&
-                               WhatContains("limit 64.00 MiB") && WhatContains("the device has"));
-    loom::rt::device_free(d, b, s2);
-    loom::free_all_cached();
-    CHECK(loom::memory_stats().cached_bytes == 0);
-    REQUIRE_THROWS_AS(loom::memory_stats(loom::rt::device_count()), loom::IndexError);
-    REQUIRE(cudaStreamDestroy(s2) == cudaSuccess);
+    return;
   }
-  loom::set_memory_limit(before);
-  CHECK(loom::memory_limit() == before);
+  const int d = loom::rt::current_device();
+  cudaStream_t s1 = loom::rt::current_stream(d);
+  // Blocks freed on a stream need it later (to order their reuse): loom owns this one until exit.
+  auto s2 = static_cast<cudaStream_t>(loom::Stream::create().handle());
+  const loom::MemoryStats s0 = loom::memory_stats();
+  void* a = loom::rt::device_alloc(d, 3 * kMiB, s1);
+  REQUIRE(cudaMemsetAsync(a, 1, 3 * kMiB, s1) == cudaSuccess);
+  CHECK(loom::memory_stats().in_use_bytes == s0.in_use_bytes + 3 * kMiB);
+  loom::rt::device_free(d, a, s1);
+  void* b = loom::rt::device_alloc(d, 3 * kMiB, s2);  // on a's memory, s2 waits for the memset
+  REQUIRE(cudaMemsetAsync(b, 2, 3 * kMiB, s2) == cudaSuccess);
+  unsigned char last = 0;
+  REQUIRE(cudaMemcpyAsync(&last, static_cast<char*>(b) + 3 * kMiB - 1, 1, cudaMemcpyDeviceToHost,
+                          s2) == cudaSuccess);
+  REQUIRE(cudaStreamSynchronize(s2) == cudaSuccess);
+  CHECK(last == 2);
+
+  loom::free_all_cached();
+  const loom::MemoryStats s3 = loom::memory_stats();
+  const std::size_t limit = s3.reserved_bytes + 64 * kMiB;
+  loom::set_memory_limit(limit);
+  CHECK(loom::memory_limit() == limit);
+  CHECK(loom::memory_stats(d).limit_bytes == limit);
+  REQUIRE_THROWS_MATCHES(
+      loom::rt::device_alloc(d, 128 * kMiB + s3.largest_free_block_bytes, s2), loom::OutOfMemory,
+      WhatContains(fmt::format("on device {}: pool in use", d)) &&
+          WhatContains(fmt::format("limit {}", loom::rt::format_bytes(limit))) &&
+          WhatContains("the limit leaves room for") && WhatContains("the device has"));
+  CHECK(loom::memory_stats().num_ooms == s0.num_ooms + 1);
+  loom::rt::device_free(d, b, s2);
+  CHECK(loom::memory_stats().in_use_bytes == s0.in_use_bytes);
+  loom::reset_peak_memory_stats();
+  CHECK(loom::memory_stats().peak_in_use_bytes == s0.in_use_bytes);
+  REQUIRE_THROWS_AS(loom::memory_stats(loom::rt::device_count()), loom::IndexError);
 }
