@@ -5,7 +5,9 @@
 #include <bit>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <new>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -118,7 +120,7 @@ constexpr int kMaxScan = 16;
 
 int class_of(std::size_t units) {
   if (units < kLinearUnits) return static_cast<int>(units);
-  const int top = std::bit_width(units) - 1;  // >= kSubBits + 1
+  const int top = static_cast<int>(std::bit_width(units)) - 1;  // >= kSubBits + 1
   const auto sub = static_cast<int>((units >> (top - kSubBits)) & ((1u << kSubBits) - 1));
   return static_cast<int>(kLinearUnits) + (top - kSubBits - 1) * (1 << kSubBits) + sub;
 }

@@ -7,12 +7,16 @@
 // - Free blocks live in per-stream bins of fine size classes (TLSF-like: ~3% wide, intrusive
 //   lists, bitmaps): allocate() takes the smallest block that fits (ties: lowest address),
 //   preferring blocks freed on its own stream; O(1) insert and remove, no heap allocation.
-// - A free block is split when the remainder is worth keeping (see allocate_locked); a freed
-//   block merges with its free address neighbours in the same region, so freeing everything
-//   leaves one free block per region.
+// - A free block is split when the remainder is worth keeping (>= 1/8 of the request or
+//   >= 1 MiB; a near fit goes out whole); a freed block merges with its free address
+//   neighbours in the same region, so freeing everything leaves one free block per region.
+// - Growth: a request that fits nowhere gets a new region of reserved/8 (at least
+//   min_region_bytes, at most 1 GiB), or one of its own when it is >= 4 MiB or that large.
 // - Stream safety: a block freed on stream S is reused on S at once; on stream T only after
-//   hook(S, T) (the device pool records an event on S and makes T wait for it). A merged block
-//   remembers every stream its parts were freed on, and reuse waits for all of them.
+//   hook(S, T) (the device pool records an event on S and makes T wait for it). Neighbours
+//   freed on different streams still merge: the merged block remembers up to 4 streams its
+//   parts were freed on and reuse waits for each (past 4, the freeing stream is ordered after
+//   the extra ones at once). Without a hook, all streams are one.
 // - On a backing failure or the limit: free_all_cached() and retry once, then OutOfMemory with
 //   the pool's figures. Thread-safe (one mutex); the steady-state hot path makes no heap
 //   allocation and no backing call.
@@ -23,7 +27,6 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <vector>
 
 #include <loom/memory.hpp>
 
@@ -47,7 +50,7 @@ class BfcPool {
  public:
   struct Options {
     std::size_t alignment = 256;             // a power of two
-    std::size_t min_region_bytes = 2 << 20;  // the first growth region; later ones double
+    std::size_t min_region_bytes = 2 << 20;  // the smallest growth region
     std::size_t limit_bytes = 0;             // cap on reserved bytes; 0: none
     std::string label = "pool";              // names the pool in messages ("device 0")
   };
