@@ -162,6 +162,7 @@ int main(int argc, char** argv) {
     const double us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / reps;
     report("graph building: one binary op node", us / 1e3, 0, fmt::format("{:.3f} us/node", us));
   }
+  loom::reset_cache_stats();
   // Compile and caches: a new structure each time (k multiply-adds then exp, k = 1..9: a
   // typical small elementwise kernel).
   {
@@ -187,6 +188,11 @@ int main(int argc, char** argv) {
       mem.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
     }
     report("cold compile + run (new elementwise kernel), median", median(cold), 0);
+    const loom::CacheStats cs = loom::cache_stats();
+    const double misses = static_cast<double>(cs.compiles + cs.disk_hits);
+    std::printf("  per miss: source+key %.3f ms, disk read %.3f ms, NVRTC %.2f ms (per compile), module load %.3f ms\n",
+                cs.source_ms / misses, cs.disk_load_ms / misses,
+                cs.compile_ms / std::max<double>(1, static_cast<double>(cs.compiles)), cs.module_load_ms / misses);
     report("disk-cache hit + run (memory cache cleared), median", median(disk), 0);
     report("memory-cache hit + run, median", median(mem), 0);
   }

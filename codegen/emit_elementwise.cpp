@@ -133,8 +133,8 @@ class Emitter {
     for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
       const Leaf& l = leaf(j);
       if (!l.unravel) continue;
-      const int k = l.shape.size();
-      w_.line("// {}: a C-order index into {} split into digits", leaf_label(p_, j), to_string(l.shape));
+      const int k = l.unr->shape.size();
+      w_.line("// {}: a C-order index into {} split into digits", leaf_label(p_, j), to_string(l.unr->shape));
       if (l.kind == LeafKind::Buffer) {
         w_.open_block(fmt::format("__device__ __forceinline__ long long u{}_offset(const Args& a, long long L)", j));
         w_.line("long long off = 0;");

@@ -99,7 +99,7 @@ std::vector<Param> kernel_params(const KernelPlan& p) {
       const std::string u = fmt::format("u{}", j);
       add(ParamKind::UnravelLinC0, j, 0, 0, u + "_lin", "long long");
       for (int d = 0; d < nd; ++d) add(ParamKind::UnravelLinStride, j, d, 0, fmt::format("{}_lin_st{}", u, d), "long long");
-      for (int k = 0; k < l.shape.size(); ++k) {
+      for (int k = 0; k < l.unr->shape.size(); ++k) {
         add(ParamKind::UnravelExtent, j, k, 0, fmt::format("{}_n{}", u, k), "long long");
         if (l.kind == LeafKind::Buffer) add(ParamKind::UnravelStride, j, k, 0, fmt::format("{}_st{}", u, k), "long long");
       }
@@ -166,10 +166,10 @@ std::vector<std::uint64_t> pack_params(const KernelPlan& p, std::span<const Para
         words.push_back(i64(l->node->k ? l->node->shape[0] - 1 : -1));
         break;
       case ParamKind::EyeK: words.push_back(i64(l->node->k)); break;
-      case ParamKind::UnravelLinC0: words.push_back(i64(l->lin.c0)); break;
-      case ParamKind::UnravelLinStride: words.push_back(i64(l->lin.c[static_cast<std::size_t>(q.dim)])); break;
-      case ParamKind::UnravelExtent: words.push_back(i64(l->shape[q.dim])); break;
-      case ParamKind::UnravelStride: words.push_back(i64(l->strides[q.dim])); break;
+      case ParamKind::UnravelLinC0: words.push_back(i64(l->unr->lin.c0)); break;
+      case ParamKind::UnravelLinStride: words.push_back(i64(l->unr->lin.c[static_cast<std::size_t>(q.dim)])); break;
+      case ParamKind::UnravelExtent: words.push_back(i64(l->unr->shape[q.dim])); break;
+      case ParamKind::UnravelStride: words.push_back(i64(l->unr->strides[q.dim])); break;
       case ParamKind::Numel: words.push_back(i64(p.numel)); break;
       case ParamKind::Rows: words.push_back(i64(p.numel / p.shape[nd - 1])); break;
       case ParamKind::Inner: words.push_back(i64(p.shape[nd - 1])); break;

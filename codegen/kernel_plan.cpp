@@ -270,9 +270,7 @@ class Analyzer {
         leaf.idx[0] = through(*m, 0, offset, &strides);
       } else {
         leaf.unravel = true;  // a layout no refinement of the loop can reach: split per element
-        leaf.lin = f.lin;
-        leaf.shape = n->shape;
-        leaf.strides = strides;
+        leaf.unr = std::make_shared<Leaf::Unravel>(Leaf::Unravel{f.lin, n->shape, strides});
         leaf.idx[0].c0 = offset;
         leaf.num_idx = 0;
       }
@@ -295,8 +293,7 @@ class Analyzer {
           leaf.idx[1] = through(*m, 1, 0, nullptr);
         } else {
           leaf.unravel = true;
-          leaf.lin = f.lin;
-          leaf.shape = n->shape;
+          leaf.unr = std::make_shared<Leaf::Unravel>(Leaf::Unravel{f.lin, n->shape, {}});
         }
         return add_leaf(std::move(leaf), n);
       }
@@ -370,7 +367,7 @@ class Analyzer {
 template <class F> void for_each_affine(KernelPlan& p, F&& f) {
   for (Leaf& l : p.leaves) {
     for (int i = 0; i < l.num_idx; ++i) f(l.idx[static_cast<std::size_t>(i)]);
-    if (l.unravel) f(l.lin);
+    if (l.unravel) f(l.unr->lin);
   }
 }
 
@@ -424,7 +421,7 @@ KernelPlan Analyzer::finish() {
     fits = fits && lo > -lim && hi < lim;
   });
   for (const Leaf& l : p.leaves) {
-    if (l.unravel) fits = fits && l.shape.numel() < lim;
+    if (l.unravel) fits = fits && l.unr->shape.numel() < lim;
   }
   p.index32 = fits;
 
@@ -490,8 +487,8 @@ void build_key(KernelPlan& p) {
     append_key(k, static_cast<int>(l.dtype));
     append_key(k, l.num_idx);
     for (int i = 0; i < l.num_idx; ++i) append_key(k, static_cast<int>(step_of(l.idx[static_cast<std::size_t>(i)], nd)));
-    append_key(k, l.unravel ? l.shape.size() : -1);
-    if (l.unravel) append_key(k, static_cast<int>(step_of(l.lin, nd)));
+    append_key(k, l.unravel ? l.unr->shape.size() : -1);
+    if (l.unravel) append_key(k, static_cast<int>(step_of(l.unr->lin, nd)));
     k += ';';
   }
   k += '|';

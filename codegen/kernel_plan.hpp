@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -37,11 +38,15 @@ struct Leaf {
   std::array<Affine, 2> idx{};
   int num_idx = 0;
   // Unravel fallback: the index arrives as a C-order linear index `lin` over `shape` and is
-  // split into digits in the kernel (a reshape of a layout that does not factor).
+  // split into digits in the kernel (a reshape of a layout that does not factor). Rare, so kept
+  // out of line: plans are copied on every cached eval.
+  struct Unravel {
+    Affine lin;
+    Shape shape;    // the node's shape
+    Shape strides;  // Buffer: element strides
+  };
   bool unravel = false;
-  Affine lin;
-  Shape shape;    // unravel: the node's shape
-  Shape strides;  // unravel Buffer: element strides
+  std::shared_ptr<Unravel> unr;
 };
 
 // One value the kernel computes: an op on earlier values, or a leaf read.

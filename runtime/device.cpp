@@ -105,6 +105,17 @@ void set_current_stream(int device, cudaStream_t stream) {
   t_stream_set[static_cast<std::size_t>(device)] = true;
 }
 
+void stream_wait(cudaStream_t waiter, cudaStream_t other) {
+  // cudaStreamWaitEvent captures the event's state when it is called, so one event per thread
+  // and device can be re-recorded for every wait.
+  thread_local std::array<cudaEvent_t, kMaxDevices> events{};
+  const int d = current_device();
+  cudaEvent_t& event = events[static_cast<std::size_t>(d)];
+  if (!event) LOOM_CHECK_CUDA(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+  LOOM_CHECK_CUDA(cudaEventRecord(event, other));
+  LOOM_CHECK_CUDA(cudaStreamWaitEvent(waiter, event, 0));
+}
+
 }  // namespace loom::rt
 
 // --- the public API of include/loom/device.hpp ---

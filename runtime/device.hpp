@@ -31,4 +31,8 @@ cudaStream_t current_stream(int device);
 inline cudaStream_t current_stream() { return current_stream(current_device()); }
 void set_current_stream(int device, cudaStream_t stream);
 
+// Work queued on `waiter` from now on runs after all work queued on `other` so far (an event
+// recorded on other, waited on by waiter; events are reused from a per-thread pool).
+void stream_wait(cudaStream_t waiter, cudaStream_t other);
+
 }  // namespace loom::rt

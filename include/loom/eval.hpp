@@ -37,6 +37,11 @@ struct CacheStats {
   std::uint64_t disk_writes = 0;
   std::uint64_t disk_rejected = 0; // entries found corrupt or stale, recompiled
   std::uint64_t launches = 0;
+  // Time spent on kernel cache misses, in milliseconds (summed over all misses).
+  double source_ms = 0;       // generating source and its disk key
+  double disk_load_ms = 0;    // reading and verifying cached cubins
+  double compile_ms = 0;      // NVRTC
+  double module_load_ms = 0;  // loading cubins into the context (cudaLibraryLoadData)
 };
 CacheStats cache_stats();
 void reset_cache_stats();

@@ -1,5 +1,6 @@
 #include "exec/kernel_cache.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <mutex>
 #include <unordered_map>
@@ -24,6 +25,15 @@ DeviceCache& cache_of(int device) {
   auto& c = (*caches)[device];
   if (!c) c = std::make_unique<DeviceCache>();
   return *c;
+}
+
+// Adds the nanoseconds since `since` to a counter, and restarts the clock.
+void lap(std::atomic<std::uint64_t>& counter, std::chrono::steady_clock::time_point& since) {
+  const auto now = std::chrono::steady_clock::now();
+  counter.fetch_add(static_cast<std::uint64_t>(
+                        std::chrono::duration_cast<std::chrono::nanoseconds>(now - since).count()),
+                    std::memory_order_relaxed);
+  since = now;
 }
 
 }  // namespace
@@ -74,6 +84,7 @@ std::shared_ptr<const CompiledKernel> kernel_for(int device, const codegen::Kern
   }
   // Miss: generate, then disk, then NVRTC. Two threads may race to the same kernel; the second
   // insert is dropped, which costs a compile, never a wrong result.
+  auto clock = std::chrono::steady_clock::now();
   auto ck = std::make_shared<CompiledKernel>();
   ck->params = codegen::kernel_params(plan);
   const codegen::KernelSource src = codegen::emit_elementwise(plan, ck->params);
@@ -86,6 +97,7 @@ std::shared_ptr<const CompiledKernel> kernel_for(int device, const codegen::Kern
   std::vector<char> cubin;
   CacheState where = CacheState::Compile;
   const bool use_disk = rt::env().disk_cache;
+  lap(counters().source_ns, clock);
   if (use_disk) {
     const auto before = disk_cache().counters().rejected;
     if (auto hit = disk_cache().load(key)) {
@@ -96,6 +108,7 @@ std::shared_ptr<const CompiledKernel> kernel_for(int device, const codegen::Kern
       counters().disk_rejected.fetch_add(1, std::memory_order_relaxed);
     }
   }
+  lap(counters().disk_load_ns, clock);
   if (cubin.empty()) {
     cubin = rt::compile_cubin(req).cubin;
     counters().compiles.fetch_add(1, std::memory_order_relaxed);
@@ -103,8 +116,10 @@ std::shared_ptr<const CompiledKernel> kernel_for(int device, const codegen::Kern
       disk_cache().store(key, cubin);
       counters().disk_writes.fetch_add(1, std::memory_order_relaxed);
     }
+    lap(counters().compile_ns, clock);
   }
   ck->loaded = rt::load_kernel(cubin, src.name);
+  lap(counters().module_load_ns, clock);
   if (state) *state = where;
   std::lock_guard lock(dc.mu);
   auto [it, fresh] = dc.kernels.emplace(plan.key, ck);

@@ -28,6 +28,8 @@ const char* to_string(CacheState s);
 struct Counters {
   std::atomic<std::uint64_t> compiles{0}, memory_hits{0}, disk_hits{0}, disk_writes{0},
       disk_rejected{0}, launches{0};
+  // Nanoseconds spent on misses.
+  std::atomic<std::uint64_t> source_ns{0}, disk_load_ns{0}, compile_ns{0}, module_load_ns{0};
 };
 Counters& counters();
 

@@ -11,6 +11,7 @@
 #include <loom/eval.hpp>
 
 #include "exec/kernel_cache.hpp"
+#include "exec/plan_cache.hpp"
 #include "reference/evaluator.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
@@ -108,7 +109,7 @@ std::shared_ptr<detail::Storage> host_storage(std::size_t nbytes) {
   void* p = std::aligned_alloc(64, size);
   if (!p) throw OutOfMemory(fmt::format("out of host memory allocating {} bytes", nbytes), nbytes);
   return std::make_shared<detail::Storage>(p, nbytes, Placement{DeviceKind::Host, -1},
-                                           [p] { std::free(p); });
+                                           [p](void*) { std::free(p); });
 }
 
 std::shared_ptr<detail::Storage> device_storage(int device, std::size_t nbytes) {
@@ -119,7 +120,14 @@ std::shared_ptr<detail::Storage> device_storage(int device, std::size_t nbytes) 
   void* p = rt::device_alloc(device, nbytes, stream);
   return std::make_shared<detail::Storage>(
       p, nbytes, Placement{DeviceKind::GPU, device},
-      [device, p, stream] { rt::device_free(device, p, stream); });
+      [device, p](void* last) { rt::device_free(device, p, static_cast<cudaStream_t>(last)); },
+      stream);
+}
+
+void order_after_last_use(const detail::Storage& s, cudaStream_t stream) {
+  void* last = s.last_stream();
+  if (last != nullptr && last != stream) rt::stream_wait(stream, static_cast<cudaStream_t>(last));
+  s.set_last_stream(stream);
 }
 
 void read_storage(const detail::Storage& s, std::size_t offset, std::size_t nbytes, void* dst) {
@@ -131,6 +139,7 @@ void read_storage(const detail::Storage& s, std::size_t offset, std::size_t nbyt
   }
   const int device = s.placement().index;
   cudaStream_t stream = rt::current_stream(device);
+  order_after_last_use(s, stream);
   LOOM_CHECK_CUDA(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToHost, stream));
   LOOM_CHECK_CUDA(cudaStreamSynchronize(stream));
 }
@@ -165,7 +174,7 @@ void realize(std::span<const NodeRef> outputs) {
     realize_on_host(outputs);
     return;
   }
-  Prepared prep = prepare(outputs);
+  Prepared prep = cached_prepare(outputs, fusion_on(), rt::env().max_kernel_ops);
   const int device = rt::current_device();
   cudaStream_t stream = rt::current_stream(device);
   for (std::size_t g = 0; g < prep.plan.groups.size(); ++g) {
@@ -180,6 +189,15 @@ void realize(std::span<const NodeRef> outputs) {
       if (poison_on() && nbytes > 0) LOOM_CHECK_CUDA(cudaMemsetAsync(outs.back(), 0xff, nbytes, stream));
     }
     if (kp.numel > 0) {
+      // Inputs last touched on another stream: this stream waits for that work first.
+      for (const codegen::Leaf& l : kp.leaves) {
+        if (l.kind != codegen::LeafKind::Buffer) continue;
+        if (auto r = l.node->realized()) {
+          order_after_last_use(*r->storage, stream);
+        } else if (l.node->op == detail::Op::Buffer) {
+          order_after_last_use(*l.node->storage, stream);
+        }
+      }
       if (!codegen::vector_aligned(kp, data_of, outs)) codegen::drop_vectors(kp);
       const auto kernel = kernel_for(device, kp);
       const std::vector<std::uint64_t> words = codegen::pack_params(kp, kernel->params, data_of, outs);

@@ -10,6 +10,8 @@
 
 #include "codegen/kernel_plan.hpp"
 #include "codegen/partition.hpp"
+#include <cuda_runtime_api.h>
+
 #include "graph/node.hpp"
 
 namespace loom::exec {
@@ -32,6 +34,11 @@ void set_poison_outputs(bool on);
 // Host memory for the reference path, and device memory from the pool.
 std::shared_ptr<detail::Storage> host_storage(std::size_t nbytes);
 std::shared_ptr<detail::Storage> device_storage(int device, std::size_t nbytes);
+
+// Makes `stream` wait for the last work queued on s (when that was another stream), and
+// records `stream` as its last user: buffers shared across streams are read in order, and
+// freed in the order of their last use.
+void order_after_last_use(const detail::Storage& s, cudaStream_t stream);
 
 // Copies bytes of a storage to host memory (synchronizing with the current stream).
 void read_storage(const detail::Storage& s, std::size_t offset, std::size_t nbytes, void* dst);

@@ -107,6 +107,10 @@ CacheStats cache_stats() {
   s.disk_writes = c.disk_writes.load();
   s.disk_rejected = c.disk_rejected.load();
   s.launches = c.launches.load();
+  s.source_ms = static_cast<double>(c.source_ns.load()) * 1e-6;
+  s.disk_load_ms = static_cast<double>(c.disk_load_ns.load()) * 1e-6;
+  s.compile_ms = static_cast<double>(c.compile_ns.load()) * 1e-6;
+  s.module_load_ms = static_cast<double>(c.module_load_ns.load()) * 1e-6;
   return s;
 }
 
@@ -118,6 +122,10 @@ void reset_cache_stats() {
   c.disk_writes = 0;
   c.disk_rejected = 0;
   c.launches = 0;
+  c.source_ns = 0;
+  c.disk_load_ns = 0;
+  c.compile_ns = 0;
+  c.module_load_ns = 0;
 }
 
 void clear_memory_cache() { exec::clear_memory_cache(); }
@@ -137,6 +145,7 @@ std::shared_ptr<Storage> upload_storage(const void* host, std::size_t nbytes) {
     std::memcpy(s->data(), host, nbytes);
   } else {
     cudaStream_t stream = rt::current_stream(s->placement().index);
+    exec::order_after_last_use(*s, stream);
     LOOM_CHECK_CUDA(cudaMemcpyAsync(s->data(), host, nbytes, cudaMemcpyHostToDevice, stream));
     // The host data may be freed when asarray returns: wait for the copy.
     LOOM_CHECK_CUDA(cudaStreamSynchronize(stream));

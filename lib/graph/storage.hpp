@@ -2,6 +2,7 @@
 // Storage: a block of memory that holds array elements, on the host or a GPU. The graph only
 // refers to it; whoever allocated it (the device pool, the host evaluator) gives the release.
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <utility>
@@ -12,10 +13,14 @@ namespace loom::detail {
 
 class Storage {
  public:
-  Storage(void* data, std::size_t nbytes, Placement where, std::function<void()> release)
-      : data_(data), nbytes_(nbytes), where_(where), release_(std::move(release)) {}
+  // release(last_stream) gives the memory back; last_stream is where it was last used (null
+  // for host memory), so a device pool can reuse it in stream order.
+  using Release = std::function<void(void* last_stream)>;
+
+  Storage(void* data, std::size_t nbytes, Placement where, Release release, void* stream = nullptr)
+      : data_(data), nbytes_(nbytes), where_(where), release_(std::move(release)), stream_(stream) {}
   ~Storage() {
-    if (release_) release_();
+    if (release_) release_(stream_.load(std::memory_order_acquire));
   }
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
@@ -24,12 +29,16 @@ class Storage {
   std::size_t nbytes() const { return nbytes_; }
   const Placement& placement() const { return where_; }
   bool on_host() const { return where_.kind == DeviceKind::Host; }
+  // The stream of the last work queued on this memory (exec orders other streams after it).
+  void* last_stream() const { return stream_.load(std::memory_order_acquire); }
+  void set_last_stream(void* s) const { stream_.store(s, std::memory_order_release); }
 
  private:
   void* data_;
   std::size_t nbytes_;
   Placement where_;
-  std::function<void()> release_;
+  Release release_;
+  mutable std::atomic<void*> stream_;
 };
 
 }  // namespace loom::detail
