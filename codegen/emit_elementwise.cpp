@@ -25,6 +25,7 @@ const char* path_name(Path p) {
     case Path::Flat: return "flat";
     case Path::Rows: return "rows";
     case Path::Unravel: return "unravel";
+    case Path::Tiled: return "tiled";
   }
   return "?";
 }
@@ -325,7 +326,9 @@ class Emitter {
       }
       const int subs = l.kind == LeafKind::Eye ? 2 : 1;
       for (int sub = 0; sub < subs; ++sub) {
-        if (l.kind == LeafKind::Buffer) {
+        if (l.tiled) {
+          args.push_back(fmt::format("t{}[threadIdx.x][k]", j));
+        } else if (l.kind == LeafKind::Buffer) {
           args.push_back(fmt::format("{}[{}]", ptr_name(j), buffer_index(j, pos)));
         } else {
           args.push_back(fmt::format("(long long)({})", affine_at(j, sub, base_name(j, sub), pos)));
@@ -358,7 +361,7 @@ class Emitter {
   void emit_bases(int outer_dims, const std::string& out_base) {
     for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
       const Leaf& l = leaf(j);
-      if (l.kind == LeafKind::Scalar || l.unravel) continue;
+      if (l.kind == LeafKind::Scalar || l.unravel || l.tiled) continue;
       if (l.kind == LeafKind::Buffer) {
         const std::string off = outer_sum(j, 0, outer_dims);
         w_.line("const {}* {} = a.in{}{};", storage_ctype(l.dtype), ptr_name(j), j, off == "0" ? "" : " + " + off);
@@ -455,6 +458,32 @@ class Emitter {
         w_.open_block(fmt::format("for ({0} k = i; k < a.inner && k < i + {1}; ++k)", it, v));
         emit_scalar_call("k", "k");
         w_.close_block();
+        w_.close_block();
+        break;
+      }
+      case Path::Tiled: {
+        // A 32x32 tile of the output per block. Transposed operands are first read along their
+        // contiguous dim (down the rows) into shared memory, then read back across it.
+        for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
+          if (leaf(j).tiled) w_.line("__shared__ {} t{}[32][33];", storage_ctype(leaf(j).dtype), j);
+        }
+        w_.line("const {0} r0 = ({0})blockIdx.y * 32, c0 = ({0})blockIdx.x * 32;", it);
+        w_.line("#pragma unroll");
+        w_.open_block("for (int k = threadIdx.y; k < 32; k += 8)");
+        w_.line("const {0} r = r0 + threadIdx.x, c = c0 + k;", it);
+        for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
+          if (!leaf(j).tiled) continue;
+          w_.line("if (r < a.rows && c < a.inner) t{0}[k][threadIdx.x] = a.in{0}[r * a.in{0}_st0 + c * a.in{0}_st1];", j);
+        }
+        w_.close_block();
+        w_.line("__syncthreads();");
+        w_.line("#pragma unroll");
+        w_.open_block("for (int k = threadIdx.y; k < 32; k += 8)");
+        w_.line("const {0} row = r0 + k, col = c0 + threadIdx.x;", it);
+        w_.line("if (row >= a.rows || col >= a.inner) continue;");
+        w_.line("const {} o0 = row;", it);
+        emit_bases(1, "row * a.inner");
+        emit_scalar_call("col", "col");
         w_.close_block();
         break;
       }

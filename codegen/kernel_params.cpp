@@ -108,6 +108,7 @@ std::vector<Param> kernel_params(const KernelPlan& p) {
   switch (p.path) {
     case Path::Flat: add(ParamKind::Numel, 0, 0, 0, "n", "long long"); break;
     case Path::Rows:
+    case Path::Tiled:
       add(ParamKind::Rows, 0, 0, 0, "rows", "long long");
       add(ParamKind::Inner, 0, 0, 0, "inner", "long long");
       for (int d = 1; d + 1 < nd; ++d) add(ParamKind::Extent, 0, d, 0, fmt::format("n{}", d), "long long");
@@ -185,6 +186,13 @@ LaunchDims launch_dims(const KernelPlan& p, int sm_count) {
   const auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
   const std::int64_t max_grid = (std::int64_t{1} << 31) - 1;
   const int nd = p.shape.size();
+  if (p.path == Path::Tiled) {  // 32x32 tiles, 32 x 8 threads: each thread 4 rows of a tile
+    d.block_x = 32;
+    d.block_y = 8;
+    d.grid_x = static_cast<unsigned>(ceil_div(p.shape[1], 32));
+    d.grid_y = static_cast<unsigned>(ceil_div(p.shape[0], 32));
+    return d;
+  }
   if (p.path == Path::Rows) {
     const std::int64_t inner = p.shape[nd - 1];
     const std::int64_t chunks = ceil_div(inner, p.vec);

@@ -47,6 +47,8 @@ struct Leaf {
   };
   bool unravel = false;
   std::shared_ptr<Unravel> unr;
+  // Tiled path: read coalesced along its rows into a shared-memory tile, then transposed.
+  bool tiled = false;
 };
 
 // One value the kernel computes: an op on earlier values, or a leaf read.
@@ -62,6 +64,7 @@ enum class Path : std::uint8_t {
   Flat,     // one dim: a flat loop, 16-byte vectors when every operand allows
   Rows,     // >= 2 dims, long rows: 2-D grid, the outer index unravelled once per row
   Unravel,  // >= 2 dims, short rows: flat loop, every index unravelled
+  Tiled,    // 2 dims with a transposed operand: 32x32 tiles, that operand through shared memory
 };
 
 struct KernelPlan {

@@ -31,6 +31,7 @@ const char* path_text(codegen::Path p) {
     case codegen::Path::Flat: return "flat loop";
     case codegen::Path::Rows: return "rows (2-D grid)";
     case codegen::Path::Unravel: return "unravelled index";
+    case codegen::Path::Tiled: return "32x32 tiles, transposed operands through shared memory";
   }
   return "?";
 }

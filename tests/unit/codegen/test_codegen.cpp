@@ -119,6 +119,20 @@ TEST_CASE("reshapes of computed arrays fuse; non-viewable reshapes copy first", 
   CHECK(copied.kernels.size() == 2);
 }
 
+TEST_CASE("a transposed operand goes through shared-memory tiles", "[fusion]") {
+  const Array a = loom::empty({512, 256}, DType::Float32);
+  const Array b = loom::empty({256, 512}, DType::Float32);
+  const auto p = prepared({a + b.T()});
+  REQUIRE(p.kernels.size() == 1);
+  CHECK(p.kernels[0].path == loom::codegen::Path::Tiled);
+  int tiled = 0;
+  for (const auto& l : p.kernels[0].leaves) tiled += l.tiled;
+  CHECK(tiled == 1);
+  CHECK_THAT(sources({a + b.T()})[0].text, Catch::Matchers::Contains("__shared__ float t"));
+  // Not for a plain broadcast or contiguous operands.
+  CHECK(prepared({a + loom::empty({256}, DType::Float32)}).kernels[0].path == loom::codegen::Path::Rows);
+}
+
 TEST_CASE("a requested view of a computed array needs no kernel of its own", "[fusion]") {
   const Array a = loom::empty({8, 4}, DType::Float32);
   const Array e = loom::exp(a);
@@ -193,6 +207,8 @@ TEST_CASE("every kernel the op cases generate compiles with NVRTC for sm_90", "[
   add({loom::arange(0.0, 1.0, 0.01).astype(DType::BFloat16)});
   add({loom::zeros({3, 5}, DType::Complex128) + std::complex<double>(1, 2)});
   add({m.T().reshape({2, 3, 70}) + 1});
+  add({loom::empty({70, 130}, DType::Float16) + loom::empty({130, 70}, DType::Float16).T()});  // tiled
+  add({loom::empty({200, 100}, DType::Complex64).T() * loom::empty({100, 200}, DType::Complex64)});
   add({loom::empty({3, 4, 5, 6}, DType::Int16).transpose({2, 0, 3, 1}) + 1});
   add({loom::empty({100, 3}, DType::Float64) * loom::empty({3}, DType::Float64)});
   INFO(batch.size() << " kernels");
