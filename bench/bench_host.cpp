@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
   std::vector<void*> outs{out};
   const auto data_of = [](const loom::detail::Node* nd) -> const void* {
     if (auto rz = nd->realized()) return rz->storage->data();
-    return nd->storage->data();
+    return nd->storage()->data();
   };
   row("kernel lookup (memory cache)", us_per(n, [&] { (void)loom::exec::kernel_for(dev, prep.kernels[0]); }));
   row("pack arguments", us_per(n, [&] {

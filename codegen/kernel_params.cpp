@@ -161,12 +161,12 @@ std::vector<std::uint64_t> pack_params(const KernelPlan& p, std::span<const Para
       case ParamKind::LeafOffset: words.push_back(i64(l->idx[static_cast<std::size_t>(q.sub)].c0)); break;
       case ParamKind::ScalarValue: words.push_back(scalar_word(l->node->value, q.sub)); break;
       case ParamKind::GenStart: words.push_back(scalar_word(l->node->value, 0)); break;
-      case ParamKind::GenStep: words.push_back(scalar_word(l->node->value2, 0)); break;
-      case ParamKind::GenStop: words.push_back(f64(l->node->value3.f)); break;
+      case ParamKind::GenStep: words.push_back(scalar_word(l->node->value2(), 0)); break;
+      case ParamKind::GenStop: words.push_back(f64(l->node->value3().f)); break;
       case ParamKind::GenLast:
-        words.push_back(i64(l->node->k ? l->node->shape[0] - 1 : -1));
+        words.push_back(i64(l->node->k() ? l->node->shape[0] - 1 : -1));
         break;
-      case ParamKind::EyeK: words.push_back(i64(l->node->k)); break;
+      case ParamKind::EyeK: words.push_back(i64(l->node->k())); break;
       case ParamKind::UnravelLinC0: words.push_back(i64(l->unr->lin.c0)); break;
       case ParamKind::UnravelLinStride: words.push_back(i64(l->unr->lin.c[static_cast<std::size_t>(q.dim)])); break;
       case ParamKind::UnravelExtent: words.push_back(i64(l->unr->shape[q.dim])); break;

@@ -259,8 +259,8 @@ class Analyzer {
         strides = r->strides;
         offset = r->offset;
       } else if (n->op == Op::Buffer) {
-        strides = n->strides;
-        offset = n->offset;
+        strides = n->strides();
+        offset = n->offset();
       }
       leaf.num_idx = 1;
       if (f.linear && is_c_contiguous(n->shape, strides)) {
@@ -320,7 +320,7 @@ class Analyzer {
     } else if (n->op == Op::View) {
       if (auto m = multi(f, n->shape)) {
         Form g;
-        g.map = detail::compose(*m, n->map);
+        g.map = detail::compose(*m, n->map());
         id = visit(n->inputs[0].get(), g);
       } else if (split_dim_ < 0) {
         cuts_.push_back(n);  // materialize the view; its consumers then read it contiguously

@@ -34,41 +34,11 @@ template <class From> LOOM_FN __nv_bfloat16 to_bfloat16(From x) {
   else return __double2bfloat16(static_cast<double>(x));
 }
 
-// A float rounded to float16 / bfloat16 precision, kept in a float. Every op on a 16-bit value
-// ends with this, so it must be cheap: where the result is a normal 16-bit number, round to
-// nearest even with integer ops on the bits (conversions run at a quarter of the integer rate on
-// sm_90); zeros, subnormals, overflow and NaN go through the conversion. Same results.
-LOOM_FN float round_to_f16(float x) {
-  const unsigned u = __float_as_uint(x);
-  const unsigned a = u & 0x7fffffffu;
-  if (a >= 0x38800000u && a < 0x477ff000u) {  // 2^-14 <= |x| < 65520
-    return __uint_as_float((u + 0xfffu + ((u >> 13) & 1u)) & 0xffffe000u);
-  }
-  return __half2float(__float2half_rn(x));
-}
-LOOM_FN float round_to_bf16(float x) {
-  const unsigned u = __float_as_uint(x);
-  if ((u & 0x7f800000u) == 0x7f800000u) return __bfloat162float(__float2bfloat16_rn(x));
-  return __uint_as_float((u + 0x7fffu + ((u >> 16) & 1u)) & 0xffff0000u);
-}
-
 template <> struct Convert<f16> {
-  template <class From> static LOOM_FN float from(From x) {
-    if constexpr (IsFloat<From>::value && sizeof(From) == sizeof(float)) {
-      return round_to_f16(x);
-    } else {
-      return __half2float(to_half(x));
-    }
-  }
+  template <class From> static LOOM_FN float from(From x) { return __half2float(to_half(x)); }
 };
 template <> struct Convert<bf16> {
-  template <class From> static LOOM_FN float from(From x) {
-    if constexpr (IsFloat<From>::value && sizeof(From) == sizeof(float)) {
-      return round_to_bf16(x);
-    } else {
-      return __bfloat162float(to_bfloat16(x));
-    }
-  }
+  template <class From> static LOOM_FN float from(From x) { return __bfloat162float(to_bfloat16(x)); }
 };
 template <> struct Convert<__half> {
   template <class From> static LOOM_FN __half from(From x) { return to_half(x); }

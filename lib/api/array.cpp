@@ -25,7 +25,7 @@ Shape Array::strides() const {
   const detail::Node& n = checked();
   Shape st = contiguous_strides(n.shape);
   if (n.op == detail::Op::Buffer) {
-    st = n.strides;
+    st = n.strides();
   } else if (auto r = n.realized()) {
     st = r->strides;
   }

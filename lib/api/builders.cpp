@@ -80,14 +80,14 @@ Shape broadcast_shapes(const Shape& a, const Shape& b) {
 NodeRef view_node(const NodeRef& n, const IndexMap& map, const Shape& shape) {
   if (n->op == Op::Buffer) {
     Shape strides = Shape::filled(shape.size(), 0);
-    std::int64_t offset = n->offset;
-    for (int k = 0; k < map.in_ndim; ++k) offset += n->strides[k] * map.offset[k];
+    std::int64_t offset = n->offset();
+    for (int k = 0; k < map.in_ndim; ++k) offset += n->strides()[k] * map.offset[k];
     for (int i = 0; i < map.out_ndim; ++i) {
-      strides[i] = map.dim[i] >= 0 ? n->strides[map.dim[i]] * map.coef[i] : 0;
+      strides[i] = map.dim[i] >= 0 ? n->strides()[map.dim[i]] * map.coef[i] : 0;
     }
-    return make_buffer(n->storage, n->dtype, shape, strides, offset);
+    return make_buffer(n->storage(), n->dtype, shape, strides, offset);
   }
-  if (n->op == Op::View) return make_view(n->inputs[0], compose(map, n->map), shape);
+  if (n->op == Op::View) return make_view(n->inputs[0], compose(map, n->map()), shape);
   return make_view(n, map, shape);
 }
 

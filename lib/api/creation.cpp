@@ -78,7 +78,7 @@ Array arange(const Scalar& start, const Scalar& stop, const Scalar& step, DType 
                 ? second.f - first.f
                 : static_cast<double>(static_cast<float>(second.f) - static_cast<float>(first.f));
   NodeRef node = detail::make_arange(first, delta, n, dtype);
-  const_cast<detail::Node&>(*node).value3 = second;  // still being built: not yet shared
+  const_cast<detail::Node&>(*node).mutable_extra().value3 = second;  // still being built: not yet shared
   return Array(node);
 }
 

@@ -94,14 +94,14 @@ Array Array::reshape(const Shape& shape) const {
   if (out == n->shape) return Array(n);
   switch (n->op) {
     case Op::Buffer: {
-      if (auto st = detail::reshape_strides(n->shape, n->strides, out)) {
-        return Array(detail::make_buffer(n->storage, n->dtype, out, *st, n->offset));
+      if (auto st = detail::reshape_strides(n->shape, n->strides(), out)) {
+        return Array(detail::make_buffer(n->storage(), n->dtype, out, *st, n->offset()));
       }
       // NumPy copies when the strides do not allow a view; so do we, as its own kernel.
       return Array(detail::make_reshape(detail::make_copy(n, true), out));
     }
     case Op::View: {
-      if (auto m = detail::reshape_map(n->map, n->shape, out)) {
+      if (auto m = detail::reshape_map(n->map(), n->shape, out)) {
         return Array(detail::make_view(n->inputs[0], *m, out));
       }
       return Array(detail::make_reshape(detail::make_copy(n, true), out));

@@ -125,16 +125,16 @@ Fingerprint fingerprint(std::span<const NodeRef> outputs, bool fusion, int max_k
           for (int i = 0; i < n->num_inputs; ++i) put(b, num.find(n->inputs[static_cast<std::size_t>(i)].get()));
           switch (n->op) {
             case Op::Buffer:
-              put_shape(b, n->strides);
-              put(b, n->offset);
+              put_shape(b, n->strides());
+              put(b, n->offset());
               break;
             case Op::View:
-              put(b, n->map.in_ndim);
-              for (int i = 0; i < n->map.out_ndim; ++i) {
-                put(b, n->map.dim[i]);
-                put(b, n->map.coef[i]);
+              put(b, n->map().in_ndim);
+              for (int i = 0; i < n->map().out_ndim; ++i) {
+                put(b, n->map().dim[i]);
+                put(b, n->map().coef[i]);
               }
-              for (int k = 0; k < n->map.in_ndim; ++k) put(b, n->map.offset[k]);
+              for (int k = 0; k < n->map().in_ndim; ++k) put(b, n->map().offset[k]);
               break;
             default: break;  // scalar values, generator parameters: kernel arguments
           }

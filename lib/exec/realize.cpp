@@ -64,16 +64,16 @@ std::shared_ptr<const Realized> contiguous(std::shared_ptr<detail::Storage> s, c
 // A requested view of a node that now has a buffer: the view's layout over that buffer.
 void realize_view(const codegen::ViewRoot& v) {
   const std::shared_ptr<const Realized> base = v.base->realized();
-  const Shape bst = base ? base->strides : v.base->strides;
-  const std::int64_t boff = base ? base->offset : v.base->offset;
-  auto storage = base ? base->storage : v.base->storage;
+  const Shape bst = base ? base->strides : v.base->strides();
+  const std::int64_t boff = base ? base->offset : v.base->offset();
+  auto storage = base ? base->storage : v.base->storage();
   auto r = std::make_shared<Realized>();
   r->storage = storage;
   if (v.node->op == detail::Op::Reshape) {
     r->strides = contiguous_strides(v.node->shape);
     r->offset = boff;
   } else {
-    const detail::IndexMap& m = v.node->map;
+    const detail::IndexMap& m = v.node->map();
     r->strides = Shape::filled(v.node->shape.size(), 0);
     r->offset = boff;
     for (int k = 0; k < m.in_ndim; ++k) r->offset += bst[k] * m.offset[k];
@@ -84,7 +84,7 @@ void realize_view(const codegen::ViewRoot& v) {
 
 const void* data_of(const Node* n) {
   if (auto r = n->realized()) return r->storage->data();
-  if (n->op == detail::Op::Buffer) return n->storage->data();
+  if (n->op == detail::Op::Buffer) return n->storage()->data();
   throw Error(fmt::format("internal: no buffer for {}", to_string(*n)));
 }
 
@@ -195,7 +195,7 @@ void realize(std::span<const NodeRef> outputs) {
         if (auto r = l.node->realized()) {
           order_after_last_use(*r->storage, stream);
         } else if (l.node->op == detail::Op::Buffer) {
-          order_after_last_use(*l.node->storage, stream);
+          order_after_last_use(*l.node->storage(), stream);
         }
       }
       if (!codegen::vector_aligned(kp, data_of, outs)) codegen::drop_vectors(kp);

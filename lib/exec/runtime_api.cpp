@@ -45,8 +45,8 @@ void eval(const std::vector<Array>& arrays) {
 
 std::vector<std::byte> Array::host_bytes() const {
   const detail::NodeRef leaf = detail::as_leaf(eval().node());
-  ref::HostArray h = ref::gather(*leaf->storage, leaf->dtype, leaf->shape, leaf->strides,
-                                 leaf->offset, exec::read_storage);
+  ref::HostArray h = ref::gather(*leaf->storage(), leaf->dtype, leaf->shape, leaf->strides(),
+                                 leaf->offset(), exec::read_storage);
   return std::move(h.data);
 }
 
@@ -82,7 +82,7 @@ Scalar Array::item_scalar() const {
 
 Placement Array::device() const {
   const detail::Node& n = checked();
-  if (n.op == detail::Op::Buffer && n.storage) return n.storage->placement();
+  if (n.op == detail::Op::Buffer && n.storage()) return n.storage()->placement();
   if (auto r = n.realized()) return r->storage->placement();
   if (rt::has_gpu()) return {DeviceKind::GPU, rt::current_device()};
   return {DeviceKind::Host, -1};

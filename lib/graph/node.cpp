@@ -37,6 +37,16 @@ std::shared_ptr<Node> new_node(Op op, DType dtype, const Shape& shape) {
 }  // namespace
 
 const OpInfo& op_info(Op op) { return kOpInfo[static_cast<int>(op)]; }
+
+const Node::Extra& Node::empty_extra() {
+  static const Extra e;
+  return e;
+}
+
+Node::Extra& Node::mutable_extra() {
+  if (!extra_) extra_ = std::make_unique<Extra>();
+  return *extra_;
+}
 int num_ops() { return static_cast<int>(sizeof(kOpInfo) / sizeof(kOpInfo[0])); }
 
 Node::~Node() {
@@ -63,9 +73,10 @@ NodeRef make_buffer(std::shared_ptr<Storage> storage, DType dtype, const Shape& 
                     const Shape& strides, std::int64_t offset) {
   assert(strides.size() == shape.size());
   auto n = new_node(Op::Buffer, dtype, shape);
-  n->storage = std::move(storage);
-  n->strides = strides;
-  n->offset = offset;
+  Node::Extra& e = n->mutable_extra();
+  e.storage = std::move(storage);
+  e.strides = strides;
+  e.offset = offset;
   return n;
 }
 
@@ -80,7 +91,7 @@ NodeRef make_constant(const Scalar& value, bool weak) {
 NodeRef make_arange(const Scalar& start, const Scalar& step, std::int64_t count, DType dtype) {
   auto n = new_node(Op::Arange, dtype, Shape{count});
   n->value = start;
-  n->value2 = step;
+  n->mutable_extra().value2 = step;
   return n;
 }
 
@@ -88,22 +99,23 @@ NodeRef make_linspace(const Scalar& start, const Scalar& step, const Scalar& sto
                       std::int64_t count, bool endpoint, DType dtype) {
   auto n = new_node(Op::Linspace, dtype, Shape{count});
   n->value = start;
-  n->value2 = step;
-  n->value3 = stop;
-  n->k = endpoint ? 1 : 0;
+  Node::Extra& e = n->mutable_extra();
+  e.value2 = step;
+  e.value3 = stop;
+  e.k = endpoint ? 1 : 0;
   return n;
 }
 
 NodeRef make_eye(std::int64_t rows, std::int64_t cols, std::int64_t k, DType dtype) {
   auto n = new_node(Op::Eye, dtype, Shape{rows, cols});
-  n->k = k;
+  n->mutable_extra().k = k;
   return n;
 }
 
 NodeRef make_view(NodeRef input, const IndexMap& map, const Shape& shape) {
   assert(map.out_ndim == shape.size() && map.in_ndim == input->shape.size());
   auto n = new_node(Op::View, input->dtype, shape);
-  n->map = map;
+  n->mutable_extra().map = map;
   n->inputs[0] = std::move(input);
   n->num_inputs = 1;
   return n;
@@ -149,15 +161,15 @@ std::string to_string(const Node& n) {
   std::string s = fmt::format("{} {}{}", op_name(n.op), name(n.dtype), to_string(n.shape));
   switch (n.op) {
     case Op::Constant: s += " " + n.value.to_string(); break;
-    case Op::Arange: s += fmt::format(" start={} step={}", n.value.to_string(), n.value2.to_string()); break;
+    case Op::Arange: s += fmt::format(" start={} step={}", n.value.to_string(), n.value2().to_string()); break;
     case Op::Linspace:
-      s += fmt::format(" start={} stop={} endpoint={}", n.value.to_string(), n.value3.to_string(),
-                       n.k != 0);
+      s += fmt::format(" start={} stop={} endpoint={}", n.value.to_string(), n.value3().to_string(),
+                       n.k() != 0);
       break;
-    case Op::Eye: s += fmt::format(" k={}", n.k); break;
-    case Op::View: s += " " + n.map.to_string(); break;
+    case Op::Eye: s += fmt::format(" k={}", n.k()); break;
+    case Op::View: s += " " + n.map().to_string(); break;
     case Op::Buffer:
-      s += fmt::format(" strides={} offset={}", to_string(n.strides), n.offset);
+      s += fmt::format(" strides={} offset={}", to_string(n.strides()), n.offset());
       break;
     default: break;
   }

@@ -70,19 +70,30 @@ struct Node {
   std::array<NodeRef, 3> inputs;
   int num_inputs = 0;
 
-  // Payloads (which ones are meaningful depends on op).
+  // Payloads (which ones are meaningful depends on op). Elementwise nodes, the most numerous,
+  // carry only `value`-less inline data; the rest sits out of line (keeps graphs small).
   Scalar value;       // Constant; Arange/Linspace: start
-  Scalar value2;      // Arange/Linspace: step; Linspace: stop in value3
-  Scalar value3;      // Linspace: stop
-  std::int64_t k = 0; // Eye: diagonal offset; Linspace: 1 when endpoint
   bool weak = false;  // Constant made from a C++ number (NEP 50)
   bool force_materialize = false;  // Copy: cut fusion here (reshape of a non-viewable layout)
-  IndexMap map;                    // View
-  std::shared_ptr<Storage> storage;  // Buffer
-  Shape strides;                     // Buffer: in elements
-  std::int64_t offset = 0;           // Buffer: in elements
-
   std::uint64_t id = 0;  // creation order, for stable printing only (never in keys)
+
+  struct Extra {
+    Scalar value2;       // Arange/Linspace: step
+    Scalar value3;       // Linspace: stop; Arange (floats): NumPy's second element
+    std::int64_t k = 0;  // Eye: diagonal offset; Linspace: 1 when endpoint
+    IndexMap map;        // View
+    std::shared_ptr<Storage> storage;  // Buffer
+    Shape strides;                     // Buffer: in elements
+    std::int64_t offset = 0;           // Buffer: in elements
+  };
+  const Scalar& value2() const { return extra().value2; }
+  const Scalar& value3() const { return extra().value3; }
+  std::int64_t k() const { return extra().k; }
+  const IndexMap& map() const { return extra().map; }
+  const std::shared_ptr<Storage>& storage() const { return extra().storage; }
+  const Shape& strides() const { return extra().strides; }
+  std::int64_t offset() const { return extra().offset; }
+  Extra& mutable_extra();  // for the factories, while the node is being built
 
   Node() = default;
   Node(const Node&) = delete;
@@ -102,6 +113,9 @@ struct Node {
   }
 
  private:
+  const Extra& extra() const { return extra_ ? *extra_ : empty_extra(); }
+  static const Extra& empty_extra();
+  std::unique_ptr<Extra> extra_;
   mutable std::atomic<std::shared_ptr<const Realized>> realized_;
 };
 

@@ -129,18 +129,18 @@ void fill_arange(const Node& n, HostArray& out) {
     T* dst = typed<T>(out);
     for (std::int64_t i = 0; i < count; ++i) {
       if constexpr (std::is_same_v<T, double>) {
-        dst[i] = i == 1 ? n.value3.f : n.value.f + static_cast<double>(i) * n.value2.f;
+        dst[i] = i == 1 ? n.value3().f : n.value.f + static_cast<double>(i) * n.value2().f;
       } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half> ||
                            std::is_same_v<T, bfloat16_t>) {
-        const float v = i == 1 ? static_cast<float>(n.value3.f)
+        const float v = i == 1 ? static_cast<float>(n.value3().f)
                                : static_cast<float>(n.value.f) +
-                                     static_cast<float>(i) * static_cast<float>(n.value2.f);
+                                     static_cast<float>(i) * static_cast<float>(n.value2().f);
         dst[i] = cast_value<T>(v);
       } else if constexpr (std::is_unsigned_v<T> && !std::is_same_v<T, bool>) {
-        dst[i] = cast_value<T>(n.value.u + n.value2.u * static_cast<std::uint64_t>(i));
+        dst[i] = cast_value<T>(n.value.u + n.value2().u * static_cast<std::uint64_t>(i));
       } else if constexpr (std::is_integral_v<T>) {
         const auto v = static_cast<std::int64_t>(static_cast<std::uint64_t>(n.value.i) +
-                                                 static_cast<std::uint64_t>(n.value2.i) *
+                                                 static_cast<std::uint64_t>(n.value2().i) *
                                                      static_cast<std::uint64_t>(i));
         dst[i] = cast_value<T>(v);
       } else {
@@ -152,12 +152,12 @@ void fill_arange(const Node& n, HostArray& out) {
 
 void fill_linspace(const Node& n, HostArray& out) {
   const std::int64_t count = n.shape[0];
-  const std::int64_t last = n.k ? count - 1 : -1;
+  const std::int64_t last = n.k() ? count - 1 : -1;
   const bool integral = !is_inexact(out.dtype);
   visit_dtype(out.dtype, [&]<class T>() {
     T* dst = typed<T>(out);
     for (std::int64_t i = 0; i < count; ++i) {
-      double v = i == last ? n.value3.f : static_cast<double>(i) * n.value2.f + n.value.f;
+      double v = i == last ? n.value3().f : static_cast<double>(i) * n.value2().f + n.value.f;
       if (integral) v = std::floor(v);
       dst[i] = cast_value<T>(v);
     }
@@ -168,7 +168,7 @@ void fill_eye(const Node& n, HostArray& out) {
   visit_dtype(out.dtype, [&]<class T>() {
     T* dst = typed<T>(out);
     for_each_index(n.shape, [&](std::int64_t i, const std::int64_t* o) {
-      dst[i] = cast_value<T>(o[1] - o[0] == n.k);
+      dst[i] = cast_value<T>(o[1] - o[0] == n.k());
     });
   });
 }
@@ -280,13 +280,13 @@ std::vector<HostArray> evaluate(std::span<const NodeRef> outputs, const ReadStor
     } else {
       switch (n->op) {
         case Op::Buffer:
-          *out = gather(*n->storage, n->dtype, n->shape, n->strides, n->offset, read);
+          *out = gather(*n->storage(), n->dtype, n->shape, n->strides(), n->offset(), read);
           break;
         case Op::Constant: fill_constant(n->value, *out); break;
         case Op::Arange: fill_arange(*n, *out); break;
         case Op::Linspace: fill_linspace(*n, *out); break;
         case Op::Eye: fill_eye(*n, *out); break;
-        case Op::View: *out = view_of(*vals.at(n->inputs[0].get()), n->map, n->shape); break;
+        case Op::View: *out = view_of(*vals.at(n->inputs[0].get()), n->map(), n->shape); break;
         case Op::Reshape:
           out->data = vals.at(n->inputs[0].get())->data;
           break;

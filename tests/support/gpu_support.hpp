@@ -21,7 +21,7 @@ inline ref::HostArray reference_of(const Array& a) {
 inline ref::HostArray device_of(const Array& a) {
   const Array e = a.eval();
   const detail::Node& n = *e.node();
-  return ref::gather(*n.storage, n.dtype, n.shape, n.strides, n.offset, exec::read_storage);
+  return ref::gather(*n.storage(), n.dtype, n.shape, n.strides(), n.offset(), exec::read_storage);
 }
 
 // "" when the GPU result of `a` matches the reference evaluator's.

@@ -16,6 +16,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "support/test_support.hpp"
+
 #include <loom/errors.hpp>
 
 #include "api/format.hpp"
@@ -55,18 +57,7 @@ PrintOptions numpy_minor(int minor) {
   return o;
 }
 
-// Catch2 v2's REQUIRE_THROWS_MATCHES needs a matcher of the exception itself: a substring of what().
-class WhatContains : public Catch::MatcherBase<std::exception> {
- public:
-  explicit WhatContains(std::string part) : part_(std::move(part)) {}
-  bool match(const std::exception& e) const override {
-    return std::string(e.what()).find(part_) != std::string::npos;
-  }
-  std::string describe() const override { return "what() contains \"" + part_ + "\""; }
-
- private:
-  std::string part_;
-};
+using loom::test::WhatContains;
 
 // Significant digits of a printed number: no sign, point, exponent, leading or trailing zeros.
 std::string significant(const std::string& s) {

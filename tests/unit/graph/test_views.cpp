@@ -43,7 +43,7 @@ TEST_CASE("views of buffers have NumPy's shapes and strides", "[views]") {
   CHECK(x[{-1, loom::Slice(loom::none, loom::none, -1)}].strides() == byte_strides({-20, 4}));
   // Views of buffers stay buffers: no node is added for them.
   CHECK(x.T().node()->op == Op::Buffer);
-  CHECK(x.T().node()->storage == x.node()->storage);
+  CHECK(x.T().node()->storage() == x.node()->storage());
 }
 
 TEST_CASE("slices follow Python's slice.indices", "[views]") {
@@ -60,7 +60,7 @@ TEST_CASE("slices follow Python's slice.indices", "[views]") {
   CHECK(x[Slice(-100, 100)].shape() == Shape{10});
   CHECK(x[Slice(none, -100, -1)].shape() == Shape{10});
   CHECK(x[Slice(3, none, -1)].shape() == Shape{4});
-  CHECK(x[Slice(8, 2, -2)].node()->offset == 8);
+  CHECK(x[Slice(8, 2, -2)].node()->offset() == 8);
 }
 
 TEST_CASE("reshape is a view exactly when NumPy's is", "[views][reshape]") {

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "support/test_support.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -32,18 +34,7 @@ using loom::rt::StreamId;
 
 namespace {
 
-// Catch2 v2's REQUIRE_THROWS_MATCHES needs a matcher of the exception: a substring of what().
-class WhatContains : public Catch::MatcherBase<std::exception> {
- public:
-  explicit WhatContains(std::string part) : part_(std::move(part)) {}
-  bool match(const std::exception& e) const override {
-    return std::string(e.what()).find(part_) != std::string::npos;
-  }
-  std::string describe() const override { return "what() contains \"" + part_ + "\""; }
-
- private:
-  std::string part_;
-};
+using loom::test::WhatContains;
 
 constexpr std::size_t kKiB = 1024;
 constexpr std::size_t kMiB = 1024 * 1024;
