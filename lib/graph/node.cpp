@@ -17,6 +17,7 @@ constexpr OpInfo kOpInfo[] = {
     {"eye", OpClass::Leaf, 0, "", ""},
     {"view", OpClass::View, 1, "", ""},
     {"reshape", OpClass::View, 1, "", ""},
+    {"reduce", OpClass::Reduction, 1, "", ""},
     {"astype", OpClass::Elementwise, 1, "loom::cast<{T}>({0})", ""},
 #define LOOM_OP(e, name, arity, rule, cuda, cuda_int) {name, OpClass::Elementwise, arity, cuda, cuda_int},
 #include "graph/ops.def"
@@ -149,6 +150,41 @@ NodeRef make_elementwise(Op op, DType dtype, const Shape& shape, NodeRef a, Node
   return n;
 }
 
+const char* reduce_name(ReduceKind k) {
+  switch (k) {
+    case ReduceKind::Sum: return "sum";
+    case ReduceKind::Prod: return "prod";
+    case ReduceKind::Max: return "max";
+    case ReduceKind::Min: return "min";
+    case ReduceKind::NanMax: return "nanmax";
+    case ReduceKind::NanMin: return "nanmin";
+    case ReduceKind::ArgMax: return "argmax";
+    case ReduceKind::ArgMin: return "argmin";
+    case ReduceKind::Any: return "any";
+    case ReduceKind::All: return "all";
+    case ReduceKind::Variance: return "variance";
+    case ReduceKind::LogSumExp: return "logsumexp";
+  }
+  return "?";
+}
+
+NodeRef make_reduce(NodeRef input, ReduceKind kind, std::uint32_t axes, std::int64_t ddof) {
+  Shape shape = input->shape;
+  for (int i = 0; i < shape.size(); ++i) {
+    if ((axes >> i) & 1u) shape[i] = 1;
+  }
+  const DType dtype =
+      kind == ReduceKind::ArgMax || kind == ReduceKind::ArgMin ? DType::Int64 : input->dtype;
+  auto n = new_node(Op::Reduce, dtype, shape);
+  Node::Extra& e = n->mutable_extra();
+  e.reduce = kind;
+  e.axes = axes;
+  e.k = ddof;
+  n->inputs[0] = std::move(input);
+  n->num_inputs = 1;
+  return n;
+}
+
 NodeRef make_copy(NodeRef input, bool force_materialize) {
   auto n = new_node(Op::Copy, input->dtype, input->shape);
   n->inputs[0] = std::move(input);
@@ -168,6 +204,18 @@ std::string to_string(const Node& n) {
       break;
     case Op::Eye: s += fmt::format(" k={}", n.k()); break;
     case Op::View: s += " " + n.map().to_string(); break;
+    case Op::Reduce: {
+      s += fmt::format(" {} axes=(", reduce_name(n.reduce_kind()));
+      bool first = true;
+      for (int i = 0; i < kMaxDims; ++i) {
+        if (!n.reduces(i)) continue;
+        s += fmt::format("{}{}", first ? "" : ",", i);
+        first = false;
+      }
+      s += ")";
+      if (n.reduce_kind() == ReduceKind::Variance) s += fmt::format(" ddof={}", n.k());
+      break;
+    }
     case Op::Buffer:
       s += fmt::format(" strides={} offset={}", to_string(n.strides()), n.offset());
       break;

@@ -29,6 +29,11 @@ enum class Op : std::uint8_t {
   // Views (DESIGN.md decision 8).
   View,     // Node::map: an index map onto the input (transpose, slice, broadcast, ...)
   Reshape,  // the input's elements in C order, under a new shape
+  // Reduction over the axes in Node::axes(): shape is the input's with those axes set to 1
+  // (keepdims form; lib/api squeezes with a view). Node::reduce_kind() says how elements
+  // combine. The input already has the accumulation dtype (lib/api casts in the prologue);
+  // the output dtype is the input's, except ArgMax/ArgMin (int64).
+  Reduce,
   // Elementwise.
   Cast,  // to Node::dtype
 #define LOOM_OP(e, name, arity, rule, cuda, cuda_int) e,
@@ -36,7 +41,24 @@ enum class Op : std::uint8_t {
 #undef LOOM_OP
 };
 
-enum class OpClass : std::uint8_t { Leaf, View, Elementwise };
+enum class OpClass : std::uint8_t { Leaf, View, Elementwise, Reduction };
+
+// How a Reduce node combines elements (NumPy semantics; identities in parentheses).
+enum class ReduceKind : std::uint8_t {
+  Sum,        // (0) wrapping for integers
+  Prod,       // (1)
+  Max,        // (-inf / lowest) NaN propagates
+  Min,        // (+inf / highest) NaN propagates
+  NanMax,     // NaN ignored; NaN only when every element is
+  NanMin,
+  ArgMax,     // int64 index in C order over the reduced axes; ties and NaN: the first
+  ArgMin,
+  Any,        // bool input, bool output
+  All,
+  Variance,   // Welford: sum of squared deviations / max(n - ddof, 0); ddof in Node::k()
+  LogSumExp,  // online: max + log(sum(exp(x - max)))
+};
+const char* reduce_name(ReduceKind k);
 
 struct OpInfo {
   const char* name;  // NumPy's name ("add"), used in kernel names and printing
@@ -50,6 +72,7 @@ inline const char* op_name(Op op) { return op_info(op).name; }
 inline bool is_leaf(Op op) { return op_info(op).cls == OpClass::Leaf; }
 inline bool is_view(Op op) { return op_info(op).cls == OpClass::View; }
 inline bool is_elementwise(Op op) { return op_info(op).cls == OpClass::Elementwise; }
+inline bool is_reduction(Op op) { return op_info(op).cls == OpClass::Reduction; }
 int num_ops();
 
 struct Node;
@@ -82,6 +105,8 @@ struct Node {
     Scalar value3;       // Linspace: stop; Arange (floats): NumPy's second element
     std::int64_t k = 0;  // Eye: diagonal offset; Linspace: 1 when endpoint
     IndexMap map;        // View
+    ReduceKind reduce = ReduceKind::Sum;  // Reduce
+    std::uint32_t axes = 0;               // Reduce: bit i set when input dim i is reduced
     std::shared_ptr<Storage> storage;  // Buffer
     Shape strides;                     // Buffer: in elements
     std::int64_t offset = 0;           // Buffer: in elements
@@ -90,6 +115,9 @@ struct Node {
   const Scalar& value3() const { return extra().value3; }
   std::int64_t k() const { return extra().k; }
   const IndexMap& map() const { return extra().map; }
+  ReduceKind reduce_kind() const { return extra().reduce; }
+  std::uint32_t axes() const { return extra().axes; }
+  bool reduces(int dim) const { return (extra().axes >> dim) & 1u; }
   const std::shared_ptr<Storage>& storage() const { return extra().storage; }
   const Shape& strides() const { return extra().strides; }
   std::int64_t offset() const { return extra().offset; }
@@ -133,6 +161,9 @@ NodeRef make_cast(NodeRef input, DType dtype);
 NodeRef make_elementwise(Op op, DType dtype, const Shape& shape, NodeRef a, NodeRef b = nullptr,
                          NodeRef c = nullptr);
 NodeRef make_copy(NodeRef input, bool force_materialize);
+// A reduction of `input` over the dims in `axes` (a bit mask); output dtype as described at
+// Op::Reduce. ddof: Variance only.
+NodeRef make_reduce(NodeRef input, ReduceKind kind, std::uint32_t axes, std::int64_t ddof = 0);
 
 // A node with its evaluated result counts as a leaf for every later plan.
 inline bool acts_as_leaf(const Node& n) { return is_leaf(n.op) || n.realized() != nullptr; }

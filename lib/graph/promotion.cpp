@@ -170,6 +170,7 @@ OpTypes resolve_op_types(Op op, DType c, std::span<const DType> in) {
     case Op::Eye:
     case Op::View:
     case Op::Reshape:
+    case Op::Reduce:
     case Op::Cast:
     case Op::Pos:
     case Op::Copy:

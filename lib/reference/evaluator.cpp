@@ -212,7 +212,8 @@ void apply_elementwise(const Node& n, const std::vector<const HostArray*>& in, H
     case Op::Linspace:
     case Op::Eye:
     case Op::View:
-    case Op::Reshape: break;
+    case Op::Reshape:
+    case Op::Reduce: break;
   }
   throw Error(fmt::format("reference evaluator: {} is not elementwise", ::loom::detail::op_name(n.op)));
 }
