@@ -24,7 +24,10 @@ struct Affine {
   friend bool operator==(const Affine&, const Affine&) = default;
 };
 
-enum class LeafKind : std::uint8_t { Buffer, Scalar, Arange, Linspace, Eye };
+enum class LeafKind : std::uint8_t {
+  Buffer, Scalar, Arange, Linspace, Eye,
+  Reduced,  // the result of a reduction this kernel performs (reduction epilogues)
+};
 
 // How an affine index varies along the innermost iteration dim; part of the key.
 enum class Step : std::uint8_t { Zero, Unit, Strided };

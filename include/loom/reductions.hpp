@@ -1,0 +1,97 @@
+#pragma once
+// Reductions with NumPy's names, dtype rules and errors (sum, mean, var, argmax, ...), plus
+// SciPy's logsumexp / softmax / log_softmax. Each is one or two Reduce nodes with elementwise
+// casts before (prologue) and after (epilogue), which fuse into the reduction's kernel.
+//
+// Arguments, in the same order everywhere: the array, the axes, keepdims, then the function's
+// own (ddof, dtype). Errors are thrown when the call is made, with NumPy's wording.
+
+#include <concepts>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <vector>
+
+#include <loom/array.hpp>
+
+namespace loom {
+
+// The axes a reduction runs over: every axis (Axes{}, loom::none: NumPy's axis=None), one
+// (1, -1) or several ({0, 2}). Negative axes count from the end.
+class Axes {
+ public:
+  Axes() = default;
+  Axes(std::nullopt_t) {}  // NOLINT
+  template <std::integral I>
+    requires(!std::same_as<I, bool>)
+  Axes(I axis) : all_(false) {  // NOLINT
+    list_.push_back(static_cast<std::int64_t>(axis));
+  }
+  Axes(std::initializer_list<std::int64_t> axes)  // NOLINT: {} means every axis
+      : all_(axes.size() == 0), list_(axes.begin(), axes.end()) {}
+  Axes(const std::vector<std::int64_t>& axes)  // NOLINT
+      : all_(axes.empty()), list_(axes.begin(), axes.end()) {}
+
+  bool is_all() const { return all_; }
+  const Shape& list() const { return list_; }  // as given (unnormalized); empty when is_all()
+
+ private:
+  bool all_ = true;
+  Shape list_;
+};
+
+// --- sums and products ---
+// dtype None: bool and signed ints give int64, unsigned uint64, others keep theirs
+// (float16/bfloat16 accumulate in float32). Empty: 0 and 1.
+Array sum(const Array& a, const Axes& axis = {}, bool keepdims = false,
+          std::optional<DType> dtype = std::nullopt);
+Array prod(const Array& a, const Axes& axis = {}, bool keepdims = false,
+           std::optional<DType> dtype = std::nullopt);
+Array nansum(const Array& a, const Axes& axis = {}, bool keepdims = false,
+             std::optional<DType> dtype = std::nullopt);  // NaN counts as 0
+// Number of elements that are not zero (NaN counts), int64.
+Array count_nonzero(const Array& a, const Axes& axis = {}, bool keepdims = false);
+
+// --- extrema: keep the dtype; ValueError on an empty reduction ---
+Array max(const Array& a, const Axes& axis = {}, bool keepdims = false);  // NaN propagates
+Array min(const Array& a, const Axes& axis = {}, bool keepdims = false);
+Array amax(const Array& a, const Axes& axis = {}, bool keepdims = false);
+Array amin(const Array& a, const Axes& axis = {}, bool keepdims = false);
+Array nanmax(const Array& a, const Axes& axis = {}, bool keepdims = false);  // NaN ignored
+Array nanmin(const Array& a, const Axes& axis = {}, bool keepdims = false);
+Array ptp(const Array& a, const Axes& axis = {}, bool keepdims = false);  // max - min
+// int64 index of the first extremum (the first NaN if any) in C order; axis none: of the
+// flattened array.
+Array argmax(const Array& a, std::optional<int> axis = std::nullopt, bool keepdims = false);
+Array argmin(const Array& a, std::optional<int> axis = std::nullopt, bool keepdims = false);
+
+// --- statistics ---
+// dtype None: bool and ints give float64; float16 is summed in float32 and returned as float16.
+// Empty: NaN.
+Array mean(const Array& a, const Axes& axis = {}, bool keepdims = false,
+           std::optional<DType> dtype = std::nullopt);
+Array nanmean(const Array& a, const Axes& axis = {}, bool keepdims = false,
+              std::optional<DType> dtype = std::nullopt);
+// Sum of squared deviations / (n - ddof). Ints give float64, complex its real dtype.
+Array var(const Array& a, const Axes& axis = {}, bool keepdims = false, std::int64_t ddof = 0,
+          std::optional<DType> dtype = std::nullopt);
+Array std(const Array& a, const Axes& axis = {}, bool keepdims = false, std::int64_t ddof = 0,
+          std::optional<DType> dtype = std::nullopt);
+// np.average: the mean, or sum(a * w) / sum(w). Weights have a's shape, or the extents of a
+// along `axis` (in that order). A zero weight sum gives inf/NaN (NumPy raises; checking needs
+// the values).
+Array average(const Array& a, const Axes& axis = {}, bool keepdims = false);
+Array average(const Array& a, const Axes& axis, const Array& weights, bool keepdims = false);
+
+// --- logic (bool results; empty: any False, all True) ---
+Array any(const Array& a, const Axes& axis = {}, bool keepdims = false);
+// np.all. Named alltrue because loom::all is the full slice of an index (array.hpp).
+Array alltrue(const Array& a, const Axes& axis = {}, bool keepdims = false);
+
+// --- SciPy's log-sum-exp family (real inputs; ints give float64, float16 stays float16) ---
+Array logsumexp(const Array& a, const Axes& axis = {}, bool keepdims = false);
+// exp(a - logsumexp(a, axis, keepdims=true)); axis none normalizes over every element.
+Array softmax(const Array& a, const Axes& axis = {});
+Array log_softmax(const Array& a, const Axes& axis = {});
+
+}  // namespace loom
