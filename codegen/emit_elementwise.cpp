@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "codegen/ctypes.hpp"
+#include "codegen/element_emitter.hpp"
 #include "codegen/source_writer.hpp"
 
 namespace loom::codegen {
@@ -19,55 +20,6 @@ std::uint64_t key_digest(const std::string& key) {
 }
 
 namespace {
-
-const char* path_name(Path p) {
-  switch (p) {
-    case Path::Flat: return "flat";
-    case Path::Rows: return "rows";
-    case Path::Unravel: return "unravel";
-    case Path::Tiled: return "tiled";
-  }
-  return "?";
-}
-
-std::string leaf_label(const KernelPlan& p, int j) {
-  switch (p.leaves[static_cast<std::size_t>(j)].kind) {
-    case LeafKind::Buffer: return fmt::format("in{}", j);
-    case LeafKind::Scalar: return fmt::format("s{}", j);
-    case LeafKind::Arange: return fmt::format("arange{}", j);
-    case LeafKind::Linspace: return fmt::format("linspace{}", j);
-    case LeafKind::Eye: return fmt::format("eye{}", j);
-  }
-  return "?";
-}
-
-// The compute dtype of an op: what its inputs were cast to.
-DType compute_dtype(const KernelPlan& p, const KValue& v) {
-  const int i = v.op == Op::Where ? v.in[1] : v.in[0];
-  return i >= 0 ? p.values[static_cast<std::size_t>(i)].dtype : v.dtype;
-}
-
-std::string apply_pattern(std::string pat, const std::array<std::string, 3>& args,
-                          const std::string& target) {
-  std::string out;
-  for (std::size_t i = 0; i < pat.size(); ++i) {
-    if (pat[i] == '{' && i + 2 < pat.size() && pat[i + 2] == '}') {
-      const char c = pat[i + 1];
-      if (c >= '0' && c <= '2') {
-        out += args[static_cast<std::size_t>(c - '0')];
-        i += 2;
-        continue;
-      }
-      if (c == 'T') {
-        out += target;
-        i += 2;
-        continue;
-      }
-    }
-    out += pat[i];
-  }
-  return out;
-}
 
 class Emitter {
  public:
@@ -99,9 +51,11 @@ class Emitter {
             key_digest(p_.key));
     for (const std::string& h : ks.headers) w_.line("#include \"{}\"", h);
     w_.blank();
-    emit_args();
-    emit_unravel_helpers();
-    emit_element();
+    const KernelPlan* plans[2] = {&p_, &p_};
+    emit_args(w_, params_, plans);
+    ElementEmitter ee(p_, "", w_);
+    ee.emit_unravel_helpers();
+    ee.emit_element("element", "One element: its inputs in, its outputs out.");
     emit_kernel(ks.name);
     ks.text = w_.take();
     return ks;
@@ -110,165 +64,6 @@ class Emitter {
  private:
   const Leaf& leaf(int j) const { return p_.leaves[static_cast<std::size_t>(j)]; }
   const KValue& value(int i) const { return p_.values[static_cast<std::size_t>(i)]; }
-
-  void emit_args() {
-    w_.open_block("struct Args");
-    for (const Param& q : params_) {
-      std::string note;
-      // Sizes stay out of the source: it must be the same text for every size (decision 3).
-      if (q.kind == ParamKind::OutPtr) {
-        note = fmt::format("  // {} output", name(value(p_.outputs[static_cast<std::size_t>(q.index)]).dtype));
-      } else if (q.kind == ParamKind::InPtr) {
-        note = fmt::format("  // {} input", name(leaf(q.index).dtype));
-      } else if (q.kind == ParamKind::ScalarValue && q.sub == 0) {
-        note = fmt::format("  // constant {}", name(leaf(q.index).dtype));
-      }
-      w_.line("{} {};{}", q.ctype, q.name, note);
-    }
-    w_.close_block(";");
-    w_.blank();
-  }
-
-  // Digit fallback for leaves reached through a reshape whose layout does not factor.
-  void emit_unravel_helpers() {
-    for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
-      const Leaf& l = leaf(j);
-      if (!l.unravel) continue;
-      const int k = l.unr->shape.size();
-      w_.line("// {}: a C-order index into {} split into digits", leaf_label(p_, j), to_string(l.unr->shape));
-      if (l.kind == LeafKind::Buffer) {
-        w_.open_block(fmt::format("__device__ __forceinline__ long long u{}_offset(const Args& a, long long L)", j));
-        w_.line("long long off = 0;");
-        for (int d = k - 1; d >= 1; --d) {
-          w_.line("off += (L % a.u{0}_n{1}) * a.u{0}_st{1};", j, d);
-          w_.line("L /= a.u{}_n{};", j, d);
-        }
-        if (k >= 1) w_.line("off += L * a.u{}_st0;", j);
-        w_.line("return off;");
-      } else {
-        w_.open_block(fmt::format("__device__ __forceinline__ void u{}_rc(const Args& a, long long L, long long& r, long long& c)", j));
-        w_.line("c = L % a.u{}_n1;", j);
-        w_.line("r = L / a.u{}_n1;", j);
-      }
-      w_.close_block();
-      w_.blank();
-    }
-  }
-
-  std::string scalar_expr(int j) const {
-    const Leaf& l = leaf(j);
-    const std::string s = fmt::format("a.s{}", j);
-    switch (kind(l.dtype)) {
-      case DKind::Bool: return s + " != 0";
-      case DKind::Signed:
-      case DKind::Unsigned: return fmt::format("({}){}", register_ctype(l.dtype), s);
-      case DKind::Float: return fmt::format("({}){}", register_ctype(l.dtype), s);
-      case DKind::Complex: {
-        const char* comp = l.dtype == DType::Complex64 ? "float" : "double";
-        return fmt::format("{}{{({}){}_re, ({}){}_im}}", storage_ctype(l.dtype), comp, s, comp, s);
-      }
-    }
-    return s;
-  }
-
-  std::string generator_expr(int j) const {
-    const Leaf& l = leaf(j);
-    const std::string g = fmt::format("a.g{}", j);
-    const DType t = l.dtype;
-    const std::string tgt = cast_target(t);
-    if (l.kind == LeafKind::Eye) {
-      return fmt::format("loom::cast<{}>(c{} - r{} == {}_k)", tgt, j, j, g);
-    }
-    if (l.kind == LeafKind::Linspace) {
-      const std::string val = fmt::format(
-          "(p{0} == {1}_last ? {1}_stop : __dadd_rn(__dmul_rn((double)p{0}, {1}_step), {1}_start))",
-          j, g);
-      if (is_integer(t) || is_bool(t)) return fmt::format("loom::cast<{}>(floor({}))", tgt, val);
-      return fmt::format("loom::cast<{}>({})", tgt, val);
-    }
-    // arange: NumPy fills start + i * delta in the dtype, the second element exactly.
-    if (!is_inexact(t)) {
-      const char* wide = is_unsigned_int(t) ? "unsigned long long" : "long long";
-      return fmt::format("loom::cast<{}>({} + {} * ({})p{})", tgt, fmt::format("{}_start", g),
-                         fmt::format("{}_step", g), wide, j);
-    }
-    if (t == DType::Float64) {
-      return fmt::format("(p{1} == 1 ? {0}_second : __dadd_rn({0}_start, __dmul_rn((double)p{1}, {0}_step)))",
-                         g, j);
-    }
-    return fmt::format(
-        "(p{1} == 1 ? (float){0}_second : loom::cast<{2}>(__fadd_rn((float){0}_start, __fmul_rn((float)p{1}, (float){0}_step))))",
-        g, j, tgt);
-  }
-
-  std::string load_expr(const Leaf& l, const std::string& x) const {
-    if (l.dtype == DType::Float16) return fmt::format("__half2float({})", x);
-    if (l.dtype == DType::BFloat16) return fmt::format("__bfloat162float({})", x);
-    return x;
-  }
-
-  std::string store_expr(DType t, const std::string& v) const {
-    if (t == DType::Float16) return fmt::format("__float2half_rn({})", v);
-    if (t == DType::BFloat16) return fmt::format("__float2bfloat16_rn({})", v);
-    return v;
-  }
-
-  void emit_element() {
-    std::vector<std::string> args{"const Args& a"};
-    for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
-      const Leaf& l = leaf(j);
-      switch (l.kind) {
-        case LeafKind::Buffer: args.push_back(fmt::format("{} in{}", storage_ctype(l.dtype), j)); break;
-        case LeafKind::Scalar: break;
-        case LeafKind::Arange:
-        case LeafKind::Linspace: args.push_back(fmt::format("long long p{}", j)); break;
-        case LeafKind::Eye:
-          args.push_back(fmt::format("long long r{}", j));
-          args.push_back(fmt::format("long long c{}", j));
-          break;
-      }
-    }
-    for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
-      args.push_back(fmt::format("{}& out{}", storage_ctype(value(p_.outputs[o]).dtype), o));
-    }
-    w_.line("// One element: its inputs in, its outputs out.");
-    w_.open_block(fmt::format("__device__ __forceinline__ void element({})", fmt::join(args, ", ")));
-    for (int i = 0; i < static_cast<int>(p_.values.size()); ++i) {
-      const KValue& v = value(i);
-      const std::string reg = register_ctype(v.dtype);
-      if (v.leaf >= 0) {
-        const Leaf& l = leaf(v.leaf);
-        std::string e;
-        switch (l.kind) {
-          case LeafKind::Buffer: e = load_expr(l, fmt::format("in{}", v.leaf)); break;
-          case LeafKind::Scalar: e = scalar_expr(v.leaf); break;
-          default: e = generator_expr(v.leaf); break;
-        }
-        w_.line("const {} v{} = {};  // {} {}", reg, i, e, leaf_label(p_, v.leaf), name(v.dtype));
-        continue;
-      }
-      std::array<std::string, 3> in;
-      for (int k = 0; k < 3; ++k) {
-        if (v.in[static_cast<std::size_t>(k)] >= 0) in[static_cast<std::size_t>(k)] = fmt::format("v{}", v.in[static_cast<std::size_t>(k)]);
-      }
-      const detail::OpInfo& info = detail::op_info(v.op);
-      const DType ct = compute_dtype(p_, v);
-      const bool int_like = is_bool(ct) || is_integer(ct);
-      const std::string pat = int_like && info.cuda_int[0] != '\0' ? info.cuda_int : info.cuda;
-      std::string e = apply_pattern(pat, in, cast_target(v.dtype));
-      if (is_half(v.dtype) && v.op != Op::Cast) {
-        e = fmt::format("loom::cast<{}>({})", cast_target(v.dtype), e);  // round as NumPy does
-      }
-      w_.line("const {} v{} = {};  // {}", reg, i, e, info.name);
-    }
-    for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
-      const int i = p_.outputs[o];
-      w_.line("out{} = {};", o, store_expr(value(i).dtype, fmt::format("v{}", i)));
-    }
-    w_.close_block();
-    w_.blank();
-  }
-
   // The index expression of affine `sub` of leaf j at inner position `pos`, given the row base
   // (rows path), or the flat/unravelled index.
   std::string affine_at(int j, int sub, const std::string& base, const std::string& pos) const {
@@ -551,8 +346,14 @@ std::string expression_text(const KernelPlan& p, int output) {
 
 std::string kernel_name(const KernelPlan& p) {
   std::vector<std::string> ops;
+  if (p.reduce) {
+    for (const ReduceSpec& r : p.reduce->reductions) {
+      const std::string n = detail::reduce_name(r.kind);
+      if (std::find(ops.begin(), ops.end(), n) == ops.end()) ops.push_back(n);
+    }
+  }
   for (const KValue& v : p.values) {
-    if (v.leaf >= 0 || v.op == Op::Cast) continue;
+    if (v.leaf >= 0 || v.op == Op::Cast || v.op == Op::Reduce) continue;
     std::string n = detail::op_name(v.op);
     if (n == "multiply") n = "mul";
     if (n == "subtract") n = "sub";
@@ -573,12 +374,16 @@ std::string kernel_name(const KernelPlan& p) {
     ops.push_back("etc");
   }
   const DType t = p.values[static_cast<std::size_t>(p.outputs.front())].dtype;
-  return fmt::format("loom_ew_{}_{}_{:08x}", fmt::join(ops, "_"), short_name(t),
+  return fmt::format("loom_{}_{}_{}_{:08x}", p.reduce ? "red" : "ew", fmt::join(ops, "_"), short_name(t),
                      static_cast<std::uint32_t>(key_digest(p.key) >> 32));
 }
 
 KernelSource emit_elementwise(const KernelPlan& plan, std::span<const Param> params) {
   return Emitter(plan, params).run();
+}
+
+KernelSource emit_kernel(const KernelPlan& plan, std::span<const Param> params) {
+  return plan.reduce ? emit_reduce(plan, params) : emit_elementwise(plan, params);
 }
 
 }  // namespace loom::codegen

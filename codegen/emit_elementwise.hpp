@@ -21,6 +21,10 @@ struct KernelSource {
 };
 
 KernelSource emit_elementwise(const KernelPlan& plan, std::span<const Param> params);
+// A reduction kernel (plan.reduce set): emit_reduce.cpp.
+KernelSource emit_reduce(const KernelPlan& plan, std::span<const Param> params);
+// Either, by the plan's kind.
+KernelSource emit_kernel(const KernelPlan& plan, std::span<const Param> params);
 
 // "add(multiply(in0, s1), in2)" for the header comment and explain().
 std::string expression_text(const KernelPlan& plan, int output);

@@ -31,22 +31,21 @@ std::string scalar_ctype(DType t) {
 
 }  // namespace
 
-std::vector<Param> kernel_params(const KernelPlan& p) {
-  std::vector<Param> ps;
+namespace {
+
+// The parameters of a plan's leaves, named with `prefix` (section 1, a reduction's prologue:
+// "p"). all_strides: every dim's stride is an argument (reduction kernels); otherwise the inner
+// dim's only when the key does not fix it (0 or 1).
+void leaf_params(std::vector<Param>& ps, const KernelPlan& p, int section, const std::string& pre,
+                 bool all_strides) {
   const int nd = p.shape.size();
   const auto add = [&](ParamKind k, int index, int dim, int sub, std::string name, std::string ctype) {
-    ps.push_back(Param{k, index, dim, sub, std::move(name), std::move(ctype), 1});
+    ps.push_back(Param{k, index, dim, sub, section, std::move(name), std::move(ctype), 1});
   };
-  for (std::size_t o = 0; o < p.outputs.size(); ++o) {
-    const DType t = p.values[static_cast<std::size_t>(p.outputs[o])].dtype;
-    add(ParamKind::OutPtr, static_cast<int>(o), 0, 0, fmt::format("out{}", o),
-        fmt::format("{}*", storage_ctype(t)));
-  }
-  // Strides of one affine index: all outer dims, and the inner one unless the key fixes it.
   const auto strides = [&](int j, int sub, const Affine& a, const std::string& prefix) {
     for (int d = 0; d < nd; ++d) {
       const bool inner = d == nd - 1;
-      if (inner && step_of(a, nd) != Step::Strided) continue;
+      if (!all_strides && inner && step_of(a, nd) != Step::Strided) continue;
       add(ParamKind::LeafStride, j, d, sub, fmt::format("{}_st{}", prefix, d), "long long");
     }
   };
@@ -55,21 +54,21 @@ std::vector<Param> kernel_params(const KernelPlan& p) {
     const int j = static_cast<int>(jj);
     switch (l.kind) {
       case LeafKind::Buffer:
-        add(ParamKind::InPtr, j, 0, 0, fmt::format("in{}", j),
+        add(ParamKind::InPtr, j, 0, 0, fmt::format("{}in{}", pre, j),
             fmt::format("const {}*", storage_ctype(l.dtype)));
-        if (!l.unravel) strides(j, 0, l.idx[0], fmt::format("in{}", j));
+        if (!l.unravel) strides(j, 0, l.idx[0], fmt::format("{}in{}", pre, j));
         break;
       case LeafKind::Scalar:
         if (is_complex(l.dtype)) {
-          add(ParamKind::ScalarValue, j, 0, 0, fmt::format("s{}_re", j), "double");
-          add(ParamKind::ScalarValue, j, 0, 1, fmt::format("s{}_im", j), "double");
+          add(ParamKind::ScalarValue, j, 0, 0, fmt::format("{}s{}_re", pre, j), "double");
+          add(ParamKind::ScalarValue, j, 0, 1, fmt::format("{}s{}_im", pre, j), "double");
         } else {
-          add(ParamKind::ScalarValue, j, 0, 0, fmt::format("s{}", j), scalar_ctype(l.dtype));
+          add(ParamKind::ScalarValue, j, 0, 0, fmt::format("{}s{}", pre, j), scalar_ctype(l.dtype));
         }
         break;
       case LeafKind::Arange:
       case LeafKind::Linspace: {
-        const std::string g = fmt::format("g{}", j);
+        const std::string g = fmt::format("{}g{}", pre, j);
         const std::string vt = l.kind == LeafKind::Linspace ? "double" : scalar_ctype(l.dtype);
         add(ParamKind::GenStart, j, 0, 0, g + "_start", vt);
         add(ParamKind::GenStep, j, 0, 0, g + "_step", vt);
@@ -84,7 +83,7 @@ std::vector<Param> kernel_params(const KernelPlan& p) {
         break;
       }
       case LeafKind::Eye: {
-        const std::string g = fmt::format("g{}", j);
+        const std::string g = fmt::format("{}g{}", pre, j);
         add(ParamKind::EyeK, j, 0, 0, g + "_k", "long long");
         if (!l.unravel) {
           add(ParamKind::LeafOffset, j, 0, 0, g + "_row_off", "long long");
@@ -94,9 +93,10 @@ std::vector<Param> kernel_params(const KernelPlan& p) {
         }
         break;
       }
+      case LeafKind::Reduced: break;  // a value the kernel computes: no argument
     }
     if (l.unravel) {
-      const std::string u = fmt::format("u{}", j);
+      const std::string u = fmt::format("{}u{}", pre, j);
       add(ParamKind::UnravelLinC0, j, 0, 0, u + "_lin", "long long");
       for (int d = 0; d < nd; ++d) add(ParamKind::UnravelLinStride, j, d, 0, fmt::format("{}_lin_st{}", u, d), "long long");
       for (int k = 0; k < l.unr->shape.size(); ++k) {
@@ -105,6 +105,54 @@ std::vector<Param> kernel_params(const KernelPlan& p) {
       }
     }
   }
+}
+
+void output_params(std::vector<Param>& ps, const KernelPlan& p) {
+  for (std::size_t o = 0; o < p.outputs.size(); ++o) {
+    const DType t = p.values[static_cast<std::size_t>(p.outputs[o])].dtype;
+    ps.push_back(Param{ParamKind::OutPtr, static_cast<int>(o), 0, 0, 0, fmt::format("out{}", o),
+                       fmt::format("{}*", storage_ctype(t)), 1});
+  }
+}
+
+// A reduction kernel: outputs, epilogue leaves, prologue leaves, sizes, workspace.
+std::vector<Param> reduce_params(const KernelPlan& p) {
+  std::vector<Param> ps;
+  const ReducePart& r = *p.reduce;
+  const auto add = [&](ParamKind k, int index, int dim, std::string name, std::string ctype) {
+    ps.push_back(Param{k, index, dim, 0, 0, std::move(name), std::move(ctype), 1});
+  };
+  output_params(ps, p);
+  leaf_params(ps, p, 0, "", true);
+  leaf_params(ps, *r.prologue, 1, "p", true);
+  add(ParamKind::NumKept, 0, 0, "nk", "long long");
+  add(ParamKind::NumReduced, 0, 0, "nr", "long long");
+  for (int d = 0; d < r.prologue->shape.size(); ++d) {
+    add(ParamKind::PrologueExtent, 0, d, fmt::format("pn{}", d), "long long");
+  }
+  for (int d = 1; d < p.shape.size(); ++d) add(ParamKind::Extent, 0, d, fmt::format("n{}", d), "long long");
+  for (std::size_t i = 0; i < r.reductions.size(); ++i) {
+    if (r.reductions[i].kind == detail::ReduceKind::Variance) {
+      add(ParamKind::Ddof, static_cast<int>(i), 0, fmt::format("ddof{}", i), "long long");
+    }
+    add(ParamKind::Partials, static_cast<int>(i), 0, fmt::format("partials{}", i), "void*");
+  }
+  add(ParamKind::Tickets, 0, 0, "tickets", "unsigned int*");
+  add(ParamKind::Chunk, 0, 0, "chunk", "long long");
+  return ps;
+}
+
+}  // namespace
+
+std::vector<Param> kernel_params(const KernelPlan& p) {
+  if (p.reduce) return reduce_params(p);
+  std::vector<Param> ps;
+  const int nd = p.shape.size();
+  const auto add = [&](ParamKind k, int index, int dim, int sub, std::string name, std::string ctype) {
+    ps.push_back(Param{k, index, dim, sub, 0, std::move(name), std::move(ctype), 1});
+  };
+  output_params(ps, p);
+  leaf_params(ps, p, 0, "", false);
   switch (p.path) {
     case Path::Flat: add(ParamKind::Numel, 0, 0, 0, "n", "long long"); break;
     case Path::Rows:
@@ -122,7 +170,8 @@ std::vector<Param> kernel_params(const KernelPlan& p) {
 }
 
 std::vector<std::uint64_t> pack_params(const KernelPlan& p, std::span<const Param> params,
-                                       const DataOf& data_of, std::span<void* const> outputs) {
+                                       const DataOf& data_of, std::span<void* const> outputs,
+                                       const Workspace& ws) {
   std::vector<std::uint64_t> words;
   words.reserve(params.size());
   const auto i64 = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
@@ -140,11 +189,14 @@ std::vector<std::uint64_t> pack_params(const KernelPlan& p, std::span<const Para
   };
   const int nd = p.shape.size();
   for (const Param& q : params) {
-    const Leaf* l = q.kind == ParamKind::OutPtr || q.kind == ParamKind::Numel ||
-                            q.kind == ParamKind::Rows || q.kind == ParamKind::Inner ||
-                            q.kind == ParamKind::Extent
-                        ? nullptr
-                        : &p.leaves[static_cast<std::size_t>(q.index)];
+    const KernelPlan& lp = q.section == 1 ? *p.reduce->prologue : p;
+    const bool leafless = q.kind == ParamKind::OutPtr || q.kind == ParamKind::Numel ||
+                          q.kind == ParamKind::Rows || q.kind == ParamKind::Inner ||
+                          q.kind == ParamKind::Extent || q.kind == ParamKind::NumKept ||
+                          q.kind == ParamKind::NumReduced || q.kind == ParamKind::PrologueExtent ||
+                          q.kind == ParamKind::Ddof || q.kind == ParamKind::Partials ||
+                          q.kind == ParamKind::Tickets || q.kind == ParamKind::Chunk;
+    const Leaf* l = leafless ? nullptr : &lp.leaves[static_cast<std::size_t>(q.index)];
     switch (q.kind) {
       case ParamKind::OutPtr:
         words.push_back(reinterpret_cast<std::uintptr_t>(outputs[static_cast<std::size_t>(q.index)]));
@@ -175,13 +227,30 @@ std::vector<std::uint64_t> pack_params(const KernelPlan& p, std::span<const Para
       case ParamKind::Rows: words.push_back(i64(p.numel / p.shape[nd - 1])); break;
       case ParamKind::Inner: words.push_back(i64(p.shape[nd - 1])); break;
       case ParamKind::Extent: words.push_back(i64(p.shape[q.dim])); break;
+      case ParamKind::NumKept: words.push_back(i64(p.reduce->nk)); break;
+      case ParamKind::NumReduced: words.push_back(i64(p.reduce->nr)); break;
+      case ParamKind::PrologueExtent: words.push_back(i64(p.reduce->prologue->shape[q.dim])); break;
+      case ParamKind::Ddof:
+        words.push_back(i64(p.reduce->reductions[static_cast<std::size_t>(q.index)].node->k()));
+        break;
+      case ParamKind::Partials:
+        words.push_back(ws.partials.empty() ? 0 : reinterpret_cast<std::uintptr_t>(ws.partials[static_cast<std::size_t>(q.index)]));
+        break;
+      case ParamKind::Tickets: words.push_back(reinterpret_cast<std::uintptr_t>(ws.tickets)); break;
+      case ParamKind::Chunk: {
+        const std::int64_t splits = std::max(ws.splits, 1);
+        words.push_back(i64((p.reduce->nr + splits - 1) / splits));
+        break;
+      }
     }
   }
   return words;
 }
 
+LaunchDims reduce_launch_dims(const KernelPlan& p, int sm_count);  // reduce_plan.cpp
+
 LaunchDims launch_dims(const KernelPlan& p, int sm_count) {
-  (void)sm_count;
+  if (p.reduce) return reduce_launch_dims(p, sm_count);
   LaunchDims d;
   const auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
   const std::int64_t max_grid = (std::int64_t{1} << 31) - 1;

@@ -61,22 +61,7 @@ void finish(KernelPlan& p, const KernelGroup& group, const Analysis& a) {
   const int nd = shape.size();
   p.path = nd <= 1 ? Path::Flat : (shape[nd - 1] >= 64 ? Path::Rows : Path::Unravel);
 
-  // 32-bit indexing when every index the kernel forms fits.
-  // (a margin for the last block's overhang and the row loop's stride)
-  const std::int64_t lim = (std::int64_t{1} << 31) - (std::int64_t{1} << 25);
-  bool fits = p.numel < lim;
-  for_each_affine(p, [&](Affine& a) {
-    std::int64_t lo = a.c0, hi = a.c0;
-    for (int d = 0; d < nd; ++d) {
-      const std::int64_t span = a.c[static_cast<std::size_t>(d)] * (shape[d] - 1);
-      (span > 0 ? hi : lo) += span;
-    }
-    fits = fits && lo > -lim && hi < lim;
-  });
-  for (const Leaf& l : p.leaves) {
-    if (l.unravel) fits = fits && l.unr->shape.numel() < lim;
-  }
-  p.index32 = fits;
+  p.index32 = fits_in_32_bits(p, p.numel);
 
   // Vectors: 16 bytes per access when every buffer is read with unit or zero inner step.
   std::size_t widest = 1;
@@ -132,7 +117,26 @@ Step step_of(const Affine& a, int ndim) {
   return c == 0 ? Step::Zero : (c == 1 ? Step::Unit : Step::Strided);
 }
 
-namespace {
+bool fits_in_32_bits(KernelPlan& p, std::int64_t count) {
+  // (a margin for the last block's overhang and the row loop's stride)
+  const std::int64_t lim = (std::int64_t{1} << 31) - (std::int64_t{1} << 25);
+  const Shape& shape = p.shape;
+  const int nd = shape.size();
+  bool fits = count < lim;
+  for_each_affine(p, [&](Affine& a) {
+    std::int64_t lo = a.c0, hi = a.c0;
+    for (int d = 0; d < nd; ++d) {
+      const std::int64_t span = a.c[static_cast<std::size_t>(d)] * (shape[d] - 1);
+      (span > 0 ? hi : lo) += span;
+    }
+    fits = fits && lo > -lim && hi < lim;
+  });
+  for (const Leaf& l : p.leaves) {
+    if (l.unravel) fits = fits && l.unr->shape.numel() < lim;
+  }
+  return fits;
+}
+
 void build_key(KernelPlan& p) {
   std::string& k = p.key;
   k.clear();
@@ -167,8 +171,22 @@ void build_key(KernelPlan& p) {
   }
   k += '|';
   for (int o : p.outputs) append_key(k, o);
+  if (p.reduce) {  // a reduction kernel: its strategy, reductions and prologue
+    const ReducePart& r = *p.reduce;
+    k += "|red|";
+    append_key(k, static_cast<int>(r.strategy));
+    append_key(k, static_cast<std::int64_t>(r.reductions.size()));
+    for (const ReduceSpec& spec : r.reductions) {
+      append_key(k, static_cast<int>(spec.kind));
+      append_key(k, static_cast<int>(spec.dtype));
+      append_key(k, static_cast<int>(spec.out_dtype));
+      append_key(k, spec.input);
+    }
+    append_key(k, static_cast<std::int64_t>(r.reduced.size()));
+    for (std::uint8_t c : r.reduced) append_key(k, c);
+    k += r.prologue->key;
+  }
 }
-}  // namespace
 
 KernelPlan plan_kernel(const KernelGroup& group, std::span<const NodeRef> boundary,
                        const PlanOptions& options) {

@@ -70,6 +70,35 @@ enum class Path : std::uint8_t {
   Tiled,    // 2 dims with a transposed operand: 32x32 tiles, that operand through shared memory
 };
 
+struct KernelPlan;
+
+// One reduction a kernel performs.
+struct ReduceSpec {
+  detail::ReduceKind kind = detail::ReduceKind::Sum;
+  DType dtype = DType::Float32;  // of its input: the accumulator's
+  DType out_dtype = DType::Float32;
+  int input = -1;                // the prologue value it reduces
+  const Node* node = nullptr;    // the Reduce node (its epilogue leaf)
+};
+
+enum class ReduceStrategy : std::uint8_t {
+  Cooperative,  // a block per output element (blocks split long reductions): inner, middle, all
+  PerThread,    // a thread per output element, the reduced index in its loop: outer axes
+};
+
+// The reduction part of a reduction kernel. The KernelPlan that owns it is the epilogue: its
+// iteration space is the output (one element per kept index), and its Reduced leaves take the
+// reductions' results.
+struct ReducePart {
+  std::shared_ptr<KernelPlan> prologue;  // over the reduction's input (collapsed dims)
+  std::vector<std::uint8_t> reduced;     // per prologue dim: 1 when reduced
+  std::vector<ReduceSpec> reductions;
+  ReduceStrategy strategy = ReduceStrategy::Cooperative;
+  std::int64_t nk = 1;  // kept elements: outputs
+  std::int64_t nr = 1;  // reduced elements per output
+  int block = 256;      // threads per block (Cooperative: a power of two >= 32)
+};
+
 struct KernelPlan {
   Shape shape;                 // iteration shape after collapsing (outputs are C-contiguous)
   std::int64_t numel = 0;
@@ -81,6 +110,7 @@ struct KernelPlan {
   bool index32 = true;
   int vec = 1;                 // elements per thread per step (16-byte accesses when > 1)
   std::string key;             // structural key: equal keys <=> identical source
+  std::shared_ptr<const ReducePart> reduce;  // set for reduction kernels
   std::vector<const Node*> needs_cut;  // views that must be materialized first (re-partition)
 };
 
@@ -93,6 +123,8 @@ struct PlanOptions {
 // with those nodes cut.
 KernelPlan plan_kernel(const KernelGroup& group, std::span<const NodeRef> boundary,
                        const PlanOptions& options = {});
+// The same for a reduction group (group.reduction): defined in reduce_plan.cpp.
+KernelPlan plan_reduce(const KernelGroup& group, std::span<const NodeRef> boundary, int sm_count);
 
 // Whether every vector access of the plan is aligned given the actual addresses (a different
 // key when not: the plan is then made again with vec = 1).
@@ -102,6 +134,10 @@ bool vector_aligned(const KernelPlan& plan, const AddressOf& address_of,
 void drop_vectors(KernelPlan& plan);
 
 Step step_of(const Affine& a, int ndim);
+// Whether every index of the plan (over p.shape) and `count` fit 32-bit arithmetic.
+bool fits_in_32_bits(KernelPlan& p, std::int64_t count);
+// Sets p.key from its structure (and its reduction part's).
+void build_key(KernelPlan& p);
 std::string to_string(const KernelPlan& plan);
 
 // --- kernel parameters ---
@@ -126,6 +162,14 @@ enum class ParamKind : std::uint8_t {
   Rows,
   Inner,
   Extent,  // dim: iteration dim (outer dims of the unravel)
+  // Reduction kernels (section 1 leaves are the prologue's):
+  NumKept,       // outputs
+  NumReduced,    // reduced elements per output
+  PrologueExtent,  // dim: prologue dim (for unravelling kept and reduced indices)
+  Ddof,          // index: reduction
+  Partials,      // index: reduction; workspace of per-block partial states
+  Tickets,       // per output: how many blocks have written their partial
+  Chunk,         // reduced elements per block (or per split)
 };
 
 struct Param {
@@ -133,6 +177,7 @@ struct Param {
   int index = 0;
   int dim = 0;
   int sub = 0;
+  int section = 0;   // leaves of: 0 the plan (elementwise, or a reduction's epilogue), 1 its prologue
   std::string name;  // the struct field
   std::string ctype; // "const float*", "long long", "double"
   int words = 1;
@@ -143,13 +188,25 @@ std::vector<Param> kernel_params(const KernelPlan& plan);
 // The argument words for `params`. data_of gives a leaf node's data pointer (the start of its
 // storage: the layout offset is added here) and outputs the kernel's output pointers.
 using DataOf = std::function<const void*(const Node*)>;
+struct Workspace {
+  std::vector<void*> partials;  // one per reduction
+  void* tickets = nullptr;
+  int splits = 1;
+};
 std::vector<std::uint64_t> pack_params(const KernelPlan& plan, std::span<const Param> params,
-                                       const DataOf& data_of, std::span<void* const> outputs);
+                                       const DataOf& data_of, std::span<void* const> outputs,
+                                       const Workspace& workspace = {});
 
 // The launch shape for a plan on a device with `sm_count` multiprocessors.
 struct LaunchDims {
   unsigned grid_x = 1, grid_y = 1, block_x = 1, block_y = 1;
+  int splits = 1;  // reduction kernels: blocks sharing one output (workspace needed when > 1)
 };
 LaunchDims launch_dims(const KernelPlan& plan, int sm_count);
+
+// Workspace of a reduction kernel launched with `splits`: bytes of partial states per reduction,
+// and of the ticket counters (which must be zero at launch).
+std::size_t partials_bytes(const KernelPlan& plan, int splits);
+std::size_t tickets_bytes(const KernelPlan& plan);
 
 }  // namespace loom::codegen

@@ -40,7 +40,54 @@ std::vector<const Node*> post_order(std::span<const Node* const> roots, Descend&
   return order;
 }
 
-bool is_compute(const Node& n) { return !acts_as_leaf(n) && detail::is_elementwise(n.op); }
+bool is_compute(const Node& n) {
+  return !acts_as_leaf(n) && (detail::is_elementwise(n.op) || detail::is_reduction(n.op));
+}
+
+// What one kernel may reduce over: the input shape and the reduced axes.
+struct Domain {
+  Shape shape;
+  std::uint32_t axes = 0;
+  bool set = false;
+  friend bool operator==(const Domain& a, const Domain& b) {
+    return a.set == b.set && (!a.set || (a.shape == b.shape && a.axes == b.axes));
+  }
+};
+
+// Where a kernel rooted at r may perform reductions, and which it may not (they are cut:
+// computed by a kernel of their own first). Returns r's reduction domain.
+template <class Cut>
+Domain place_reductions(const Node* r, const std::unordered_set<const Node*>& mat, Cut&& cut) {
+  Domain dom;
+  std::vector<std::pair<const Node*, bool>> stack{{r, false}};  // (node, inside a reduction's input)
+  std::unordered_set<const Node*> seen[2];
+  while (!stack.empty()) {
+    const auto [n, inside] = stack.back();
+    stack.pop_back();
+    if (!seen[inside].insert(n).second) continue;
+    if (n != r && (mat.count(n) || acts_as_leaf(*n))) continue;
+    bool into = inside;
+    if (n->op == Op::Reduce) {
+      const Node& in = n->in(0);
+      if (inside) {
+        cut(n, "a reduction inside another reduction's input is computed first");
+        continue;
+      }
+      if (n->numel() != r->numel()) {
+        cut(n, "its result is broadcast back over the input (as in x - max(x)): computed first");
+        continue;
+      }
+      if (dom.set && !(dom.shape == in.shape && dom.axes == n->axes())) {
+        cut(n, "one kernel reduces over one input shape and set of axes");
+        continue;
+      }
+      dom = Domain{in.shape, n->axes(), true};
+      into = true;
+    }
+    for (int i = 0; i < n->num_inputs; ++i) stack.emplace_back(n->inputs[static_cast<std::size_t>(i)].get(), into);
+  }
+  return dom;
+}
 
 }  // namespace
 
@@ -73,7 +120,7 @@ std::optional<Plan> single_kernel(std::span<const NodeRef> outputs, const Partit
   while (top > 0) {
     const Node* n = stack[--top];
     if (acts_as_leaf(*n)) continue;
-    if (n->force_materialize) return std::nullopt;
+    if (n->force_materialize || n->op == Op::Reduce) return std::nullopt;
     for (int i = 0; i < n->num_inputs; ++i) {
       const Node* in = n->inputs[static_cast<std::size_t>(i)].get();
       if (std::find(seen.begin(), seen.begin() + static_cast<std::ptrdiff_t>(num_seen), in) !=
@@ -203,6 +250,19 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
     for (const Node* n : order) {
       if (mat.count(n)) roots.push_back(n);
     }
+    // Reductions: each fuses into the kernel of the roots that reach it, where it can.
+    std::unordered_map<const Node*, Domain> domain;
+    bool cut_any = false;
+    for (const Node* r : roots) {
+      domain[r] = place_reductions(r, mat, [&](const Node* n, const char* why) {
+        cut(n, why);
+        cut_any = true;
+      });
+    }
+    if (cut_any) {
+      changed = true;
+      continue;
+    }
     std::unordered_map<const Node*, std::vector<const Node*>> reached;  // root -> compute nodes
     for (const Node* r : roots) {
       const Node* rr[] = {r};
@@ -222,7 +282,7 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
       for (int i = 0; is_output && i < static_cast<int>(groups.size()) && g < 0; ++i) {
         const auto& members = groups[static_cast<std::size_t>(i)];
         const Node* first = members.front();
-        if (!(first->shape == r->shape)) continue;
+        if (!(first->shape == r->shape) || !(domain[first] == domain[r])) continue;
         if (std::find(out_nodes.begin(), out_nodes.end(), first) == out_nodes.end()) continue;
         std::unordered_set<const Node*> gs(members.begin(), members.end());
         std::unordered_set<const Node*> with_r = gs;
@@ -247,6 +307,13 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
           changed = true;
         }
       }
+    }
+  }
+
+  std::vector<bool> group_domain(groups.size(), false);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    for (const Node* r : groups[g]) {
+      group_domain[g] = group_domain[g] || place_reductions(r, mat, [](const Node*, const char*) {}).set;
     }
   }
 
@@ -286,6 +353,7 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
       plan.materialized.push_back(owner_ref.at(r));
     }
     kg.shape = kg.roots.front()->shape;
+    kg.reduction = group_domain[static_cast<std::size_t>(g)];
     plan.groups.push_back(std::move(kg));
   }
   return plan;

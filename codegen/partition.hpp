@@ -23,6 +23,9 @@ struct PartitionOptions {
 struct KernelGroup {
   std::vector<NodeRef> roots;  // written by this kernel, all of one shape
   Shape shape;
+  // A reduction kernel: it performs the reductions (all over one input shape and axes) its
+  // roots reach, their inputs as prologue and the roots as epilogue.
+  bool reduction = false;
 };
 
 // A requested array that is a view of a node computed (or evaluated) elsewhere: it gets that

@@ -18,27 +18,25 @@ inline constexpr double inf = std::numeric_limits<double>::infinity();  // np.in
 namespace linalg {
 
 // The `ord` of norm: none (the default), a number (2, 1, inf, -inf, 0, any p != 0), or a name
-// ("fro"; "nuc" is recognized and refused for now: it needs an SVD).
+// ("fro" or "f"; "nuc" is recognized and refused for now: it needs an SVD). A name norm does not
+// know throws ValueError with NumPy's wording when norm is called.
 class NormOrd {
  public:
   NormOrd() = default;
   NormOrd(std::nullopt_t) {}  // NOLINT
   template <class T>
     requires std::is_arithmetic_v<T> && (!std::same_as<T, bool>)
-  NormOrd(T p) : kind_(Kind::Number), p_(static_cast<double>(p)) {}  // NOLINT
-  NormOrd(const char* name);  // NOLINT: "fro" or "nuc"; others throw ValueError
+  NormOrd(T p) : none_(false), number_(static_cast<double>(p)) {}  // NOLINT
+  NormOrd(const char* name) : none_(false), name_(name ? name : "") {}  // NOLINT
 
-  bool is_none() const { return kind_ == Kind::None; }
-  bool is_fro() const { return kind_ == Kind::Fro; }
-  bool is_nuc() const { return kind_ == Kind::Nuc; }
-  bool is_number() const { return kind_ == Kind::Number; }
-  double p() const { return p_; }
-  std::string to_string() const;  // as NumPy prints it in errors: "fro", "2", "inf"
+  bool is_none() const { return none_; }
+  const std::optional<double>& number() const { return number_; }
+  const std::string& name() const { return name_; }  // empty unless given by name
 
  private:
-  enum class Kind { None, Number, Fro, Nuc };
-  Kind kind_ = Kind::None;
-  double p_ = 2;
+  bool none_ = true;
+  std::optional<double> number_;
+  std::string name_;
 };
 
 // np.linalg.norm. axis none: ord none gives the 2-norm of the flattened array (any ndim);

@@ -7,6 +7,8 @@
 #include <loom/dtype.hpp>
 #include <loom/errors.hpp>
 #include <loom/eval.hpp>
+#include <loom/linalg.hpp>
 #include <loom/memory.hpp>
 #include <loom/ops.hpp>
+#include <loom/reductions.hpp>
 #include <loom/shape.hpp>

@@ -46,6 +46,8 @@ std::string leaf_text(const codegen::Leaf& l, int j) {
     case codegen::LeafKind::Arange: return fmt::format("arange{}: generator, reads no memory", j);
     case codegen::LeafKind::Linspace: return fmt::format("linspace{}: generator, reads no memory", j);
     case codegen::LeafKind::Eye: return fmt::format("eye{}: generator, reads no memory", j);
+    case codegen::LeafKind::Reduced:
+      return fmt::format("{}({}): computed by this kernel's reduction", detail::reduce_name(l.node->reduce_kind()), j);
   }
   return "?";
 }
@@ -72,8 +74,23 @@ std::string explain_string(const std::vector<Array>& arrays) {
     for (std::size_t j = 0; j < kp.leaves.size(); ++j) {
       s += "  reads  " + leaf_text(kp.leaves[j], static_cast<int>(j)) + "\n";
     }
-    s += fmt::format("  loop: {} over {} elements, shape {} after collapsing, {}-bit index, {} per access\n",
-                     path_text(kp.path), kp.numel, to_string(kp.shape), kp.index32 ? 32 : 64, kp.vec);
+    if (kp.reduce) {
+      const codegen::ReducePart& r = *kp.reduce;
+      for (std::size_t i = 0; i < r.reductions.size(); ++i) {
+        s += fmt::format("  reduces {}({}) of {}: fused prologue\n", detail::reduce_name(r.reductions[i].kind), i,
+                         codegen::expression_text(*r.prologue, static_cast<int>(i)));
+      }
+      for (std::size_t j = 0; j < r.prologue->leaves.size(); ++j) {
+        s += "  reads  " + leaf_text(r.prologue->leaves[j], static_cast<int>(j)) + " (prologue)\n";
+      }
+      s += fmt::format("  loop: {} reduction, {} outputs of {} elements each, input shape {} after collapsing, {}-bit index\n",
+                       r.strategy == codegen::ReduceStrategy::Cooperative ? "cooperative (a block per output)"
+                                                                          : "per-thread (a thread per output)",
+                       r.nk, r.nr, to_string(r.prologue->shape), kp.index32 ? 32 : 64);
+    } else {
+      s += fmt::format("  loop: {} over {} elements, shape {} after collapsing, {}-bit index, {} per access\n",
+                       path_text(kp.path), kp.numel, to_string(kp.shape), kp.index32 ? 32 : 64, kp.vec);
+    }
   }
   for (const codegen::ViewRoot& v : prep.plan.view_roots) {
     s += fmt::format("view: {} is a view of {} (no kernel)\n", to_string(*v.node), to_string(*v.base));
@@ -91,7 +108,7 @@ std::string source(const std::vector<Array>& arrays) {
   for (const codegen::KernelPlan& kp : prep.kernels) {
     const std::vector<codegen::Param> params = codegen::kernel_params(kp);
     if (!s.empty()) s += "\n";
-    s += codegen::emit_elementwise(kp, params).text;
+    s += codegen::emit_kernel(kp, params).text;
   }
   return s;
 }

@@ -87,7 +87,7 @@ std::shared_ptr<const CompiledKernel> kernel_for(int device, const codegen::Kern
   auto clock = std::chrono::steady_clock::now();
   auto ck = std::make_shared<CompiledKernel>();
   ck->params = codegen::kernel_params(plan);
-  const codegen::KernelSource src = codegen::emit_elementwise(plan, ck->params);
+  const codegen::KernelSource src = codegen::emit_kernel(plan, ck->params);
   ck->name = src.name;
   const rt::DeviceProps& props = rt::device_props(device);
   const rt::CompileRequest req = compile_request(src, props.cc_major, props.cc_minor);
@@ -135,7 +135,7 @@ CacheState probe(int device, const codegen::KernelPlan& plan) {
   }
   if (!rt::env().disk_cache) return CacheState::Compile;
   const std::vector<codegen::Param> params = codegen::kernel_params(plan);
-  const codegen::KernelSource src = codegen::emit_elementwise(plan, params);
+  const codegen::KernelSource src = codegen::emit_kernel(plan, params);
   const rt::DeviceProps& props = rt::device_props(device);
   const rt::CompileRequest req = compile_request(src, props.cc_major, props.cc_minor);
   const rt::Hash128 key = rt::disk_key(req.source, req.headers, rt::nvrtc_version(), req.cc_major,

@@ -58,13 +58,22 @@ class Numbering {
 
 // A plan with node pointers replaced by their fingerprint numbers (stored in the pointer slots
 // as integers) and back.
-template <class Map> void rebind(Prepared& p, Map&& map) {
-  for (codegen::KernelPlan& kp : p.kernels) {
-    for (codegen::Leaf& l : kp.leaves) l.node = map(l.node);
-    for (codegen::KValue& v : kp.values) {
-      if (v.node) v.node = map(v.node);
-    }
+template <class Map> void rebind_plan(codegen::KernelPlan& kp, Map&& map) {
+  for (codegen::Leaf& l : kp.leaves) l.node = map(l.node);
+  for (codegen::KValue& v : kp.values) {
+    if (v.node) v.node = map(v.node);
   }
+  if (kp.reduce) {  // shared with the cached copy: re-bind a copy of it
+    auto part = std::make_shared<codegen::ReducePart>(*kp.reduce);
+    part->prologue = std::make_shared<codegen::KernelPlan>(*part->prologue);
+    rebind_plan(*part->prologue, map);
+    for (codegen::ReduceSpec& r : part->reductions) r.node = map(r.node);
+    kp.reduce = std::move(part);
+  }
+}
+
+template <class Map> void rebind(Prepared& p, Map&& map) {
+  for (codegen::KernelPlan& kp : p.kernels) rebind_plan(kp, map);
 }
 
 struct Entry {
@@ -136,7 +145,11 @@ Fingerprint fingerprint(std::span<const NodeRef> outputs, bool fusion, int max_k
               }
               for (int k = 0; k < n->map().in_ndim; ++k) put(b, n->map().offset[k]);
               break;
-            default: break;  // scalar values, generator parameters: kernel arguments
+            case Op::Reduce:
+              put(b, static_cast<int>(n->reduce_kind()));
+              put(b, n->axes());
+              break;
+            default: break;  // scalar values, generator parameters, ddof: kernel arguments
           }
         }
         stack.pop_back();

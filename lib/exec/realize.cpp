@@ -154,8 +154,10 @@ Prepared prepare(std::span<const NodeRef> outputs) {
     p.plan = codegen::partition(outputs, opts, cuts);
     debug("partition", [&] { return codegen::to_string(p.plan); });
     bool again = false;
+    const int sms = rt::has_gpu() ? rt::device_props(rt::current_device()).sm_count : 132;
     for (const codegen::KernelGroup& g : p.plan.groups) {
-      KernelPlan kp = codegen::plan_kernel(g, p.plan.materialized);
+      KernelPlan kp = g.reduction ? codegen::plan_reduce(g, p.plan.materialized, sms)
+                                  : codegen::plan_kernel(g, p.plan.materialized);
       if (!kp.needs_cut.empty()) {
         cuts.insert(cuts.end(), kp.needs_cut.begin(), kp.needs_cut.end());
         again = true;
@@ -190,18 +192,35 @@ void realize(std::span<const NodeRef> outputs) {
     }
     if (kp.numel > 0) {
       // Inputs last touched on another stream: this stream waits for that work first.
-      for (const codegen::Leaf& l : kp.leaves) {
-        if (l.kind != codegen::LeafKind::Buffer) continue;
-        if (auto r = l.node->realized()) {
-          order_after_last_use(*r->storage, stream);
-        } else if (l.node->op == detail::Op::Buffer) {
-          order_after_last_use(*l.node->storage(), stream);
+      const auto order_inputs = [&](const KernelPlan& plan) {
+        for (const codegen::Leaf& l : plan.leaves) {
+          if (l.kind != codegen::LeafKind::Buffer) continue;
+          if (auto r = l.node->realized()) {
+            order_after_last_use(*r->storage, stream);
+          } else if (l.node->op == detail::Op::Buffer) {
+            order_after_last_use(*l.node->storage(), stream);
+          }
         }
-      }
+      };
+      order_inputs(kp);
+      if (kp.reduce) order_inputs(*kp.reduce->prologue);
       if (!codegen::vector_aligned(kp, data_of, outs)) codegen::drop_vectors(kp);
       const auto kernel = kernel_for(device, kp);
-      const std::vector<std::uint64_t> words = codegen::pack_params(kp, kernel->params, data_of, outs);
       const codegen::LaunchDims d = codegen::launch_dims(kp, rt::device_props(device).sm_count);
+      // Reductions split across blocks: partial states and zeroed tickets from the pool.
+      codegen::Workspace ws;
+      ws.splits = d.splits;
+      std::vector<std::shared_ptr<detail::Storage>> scratch;
+      if (kp.reduce && d.splits > 1) {
+        for (std::size_t i = 0; i < kp.reduce->reductions.size(); ++i) {
+          scratch.push_back(device_storage(device, codegen::partials_bytes(kp, d.splits)));
+          ws.partials.push_back(scratch.back()->data());
+        }
+        scratch.push_back(device_storage(device, codegen::tickets_bytes(kp)));
+        ws.tickets = scratch.back()->data();
+        LOOM_CHECK_CUDA(cudaMemsetAsync(ws.tickets, 0, codegen::tickets_bytes(kp), stream));
+      }
+      const std::vector<std::uint64_t> words = codegen::pack_params(kp, kernel->params, data_of, outs, ws);
       void* args[] = {const_cast<std::uint64_t*>(words.data())};
       rt::launch(kernel->loaded, dim3(d.grid_x, d.grid_y), dim3(d.block_x, d.block_y), args, 0, stream);
       counters().launches.fetch_add(1, std::memory_order_relaxed);

@@ -10,6 +10,7 @@
 #include <loom/errors.hpp>
 
 #include "reference/host_ops.hpp"
+#include "reference/reduce_ref.hpp"
 
 namespace loom::ref {
 
@@ -291,6 +292,7 @@ std::vector<HostArray> evaluate(std::span<const NodeRef> outputs, const ReadStor
         case Op::Reshape:
           out->data = vals.at(n->inputs[0].get())->data;
           break;
+        case Op::Reduce: *out = reduce(*n, *vals.at(n->inputs[0].get())); break;
         default: {
           std::vector<const HostArray*> in;
           for (int i = 0; i < n->num_inputs; ++i) in.push_back(vals.at(n->inputs[static_cast<std::size_t>(i)].get()).get());

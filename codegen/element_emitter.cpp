@@ -1,0 +1,242 @@
+#include "codegen/element_emitter.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "codegen/ctypes.hpp"
+
+namespace loom::codegen {
+
+using detail::Op;
+
+namespace {
+
+}  // namespace
+
+const char* path_name(Path p) {
+  switch (p) {
+    case Path::Flat: return "flat";
+    case Path::Rows: return "rows";
+    case Path::Unravel: return "unravel";
+    case Path::Tiled: return "tiled";
+  }
+  return "?";
+}
+
+std::string leaf_label(const KernelPlan& p, int j) {
+  switch (p.leaves[static_cast<std::size_t>(j)].kind) {
+    case LeafKind::Buffer: return fmt::format("in{}", j);
+    case LeafKind::Scalar: return fmt::format("s{}", j);
+    case LeafKind::Arange: return fmt::format("arange{}", j);
+    case LeafKind::Linspace: return fmt::format("linspace{}", j);
+    case LeafKind::Eye: return fmt::format("eye{}", j);
+    case LeafKind::Reduced: return fmt::format("{}({})", detail::reduce_name(p.leaves[static_cast<std::size_t>(j)].node->reduce_kind()), j);
+  }
+  return "?";
+}
+
+namespace {
+
+// The compute dtype of an op: what its inputs were cast to.
+DType compute_dtype(const KernelPlan& p, const KValue& v) {
+  const int i = v.op == Op::Where ? v.in[1] : v.in[0];
+  return i >= 0 ? p.values[static_cast<std::size_t>(i)].dtype : v.dtype;
+}
+
+std::string apply_pattern(std::string pat, const std::array<std::string, 3>& args,
+                          const std::string& target) {
+  std::string out;
+  for (std::size_t i = 0; i < pat.size(); ++i) {
+    if (pat[i] == '{' && i + 2 < pat.size() && pat[i + 2] == '}') {
+      const char c = pat[i + 1];
+      if (c >= '0' && c <= '2') {
+        out += args[static_cast<std::size_t>(c - '0')];
+        i += 2;
+        continue;
+      }
+      if (c == 'T') {
+        out += target;
+        i += 2;
+        continue;
+      }
+    }
+    out += pat[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+void emit_args(SourceWriter& w, std::span<const Param> params, const KernelPlan* const plans[2]) {
+  w.open_block("struct Args");
+  for (const Param& q : params) {
+    const KernelPlan& p = *plans[q.section];
+    std::string note;
+    // Sizes stay out of the source: it must be the same text for every size (decision 3).
+    if (q.kind == ParamKind::OutPtr) {
+      note = fmt::format("  // {} output", name(p.values[static_cast<std::size_t>(p.outputs[static_cast<std::size_t>(q.index)])].dtype));
+    } else if (q.kind == ParamKind::InPtr) {
+      note = fmt::format("  // {} input", name(p.leaves[static_cast<std::size_t>(q.index)].dtype));
+    } else if (q.kind == ParamKind::ScalarValue && q.sub == 0) {
+      note = fmt::format("  // constant {}", name(p.leaves[static_cast<std::size_t>(q.index)].dtype));
+    }
+    w.line("{} {};{}", q.ctype, q.name, note);
+  }
+  w.close_block(";");
+  w.blank();
+}
+
+int ElementEmitter::reduction_of(const Node* n) const {
+  const auto it = std::find(reduced_.begin(), reduced_.end(), n);
+  return it == reduced_.end() ? -1 : static_cast<int>(it - reduced_.begin());
+}
+
+// Digit fallback for leaves reached through a reshape whose layout does not factor.
+void ElementEmitter::emit_unravel_helpers() {
+  for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
+    const Leaf& l = leaf(j);
+    if (!l.unravel) continue;
+    const int k = l.unr->shape.size();
+    w_.line("// {}: a C-order index into {} split into digits", leaf_label(p_, j), to_string(l.unr->shape));
+    if (l.kind == LeafKind::Buffer) {
+      w_.open_block(fmt::format("__device__ __forceinline__ long long {}u{}_offset(const Args& a, long long L)", pre_, j));
+      w_.line("long long off = 0;");
+      for (int d = k - 1; d >= 1; --d) {
+        w_.line("off += (L % a.{2}u{0}_n{1}) * a.{2}u{0}_st{1};", j, d, pre_);
+        w_.line("L /= a.{}u{}_n{};", pre_, j, d);
+      }
+      if (k >= 1) w_.line("off += L * a.{}u{}_st0;", pre_, j);
+      w_.line("return off;");
+    } else {
+      w_.open_block(fmt::format("__device__ __forceinline__ void {}u{}_rc(const Args& a, long long L, long long& r, long long& c)", pre_, j));
+      w_.line("c = L % a.{}u{}_n1;", pre_, j);
+      w_.line("r = L / a.{}u{}_n1;", pre_, j);
+    }
+    w_.close_block();
+    w_.blank();
+  }
+}
+
+std::string ElementEmitter::scalar_expr(int j) const {
+  const Leaf& l = leaf(j);
+  const std::string s = fmt::format("a.{}s{}", pre_, j);
+  switch (kind(l.dtype)) {
+    case DKind::Bool: return s + " != 0";
+    case DKind::Signed:
+    case DKind::Unsigned: return fmt::format("({}){}", register_ctype(l.dtype), s);
+    case DKind::Float: return fmt::format("({}){}", register_ctype(l.dtype), s);
+    case DKind::Complex: {
+      const char* comp = l.dtype == DType::Complex64 ? "float" : "double";
+      return fmt::format("{}{{({}){}_re, ({}){}_im}}", storage_ctype(l.dtype), comp, s, comp, s);
+    }
+  }
+  return s;
+}
+
+std::string ElementEmitter::generator_expr(int j) const {
+  const Leaf& l = leaf(j);
+  const std::string g = fmt::format("a.{}g{}", pre_, j);
+  const DType t = l.dtype;
+  const std::string tgt = cast_target(t);
+  if (l.kind == LeafKind::Eye) {
+    return fmt::format("loom::cast<{}>(c{} - r{} == {}_k)", tgt, j, j, g);
+  }
+  if (l.kind == LeafKind::Linspace) {
+    const std::string val = fmt::format(
+        "(p{0} == {1}_last ? {1}_stop : __dadd_rn(__dmul_rn((double)p{0}, {1}_step), {1}_start))",
+        j, g);
+    if (is_integer(t) || is_bool(t)) return fmt::format("loom::cast<{}>(floor({}))", tgt, val);
+    return fmt::format("loom::cast<{}>({})", tgt, val);
+  }
+  // arange: NumPy fills start + i * delta in the dtype, the second element exactly.
+  if (!is_inexact(t)) {
+    const char* wide = is_unsigned_int(t) ? "unsigned long long" : "long long";
+    return fmt::format("loom::cast<{}>({} + {} * ({})p{})", tgt, fmt::format("{}_start", g),
+                       fmt::format("{}_step", g), wide, j);
+  }
+  if (t == DType::Float64) {
+    return fmt::format("(p{1} == 1 ? {0}_second : __dadd_rn({0}_start, __dmul_rn((double)p{1}, {0}_step)))",
+                       g, j);
+  }
+  return fmt::format(
+      "(p{1} == 1 ? (float){0}_second : loom::cast<{2}>(__fadd_rn((float){0}_start, __fmul_rn((float)p{1}, (float){0}_step))))",
+      g, j, tgt);
+}
+
+std::string ElementEmitter::load_expr(const Leaf& l, const std::string& x) const {
+  if (l.dtype == DType::Float16) return fmt::format("__half2float({})", x);
+  if (l.dtype == DType::BFloat16) return fmt::format("__bfloat162float({})", x);
+  return x;
+}
+
+std::string ElementEmitter::store_expr(DType t, const std::string& v) const {
+  if (t == DType::Float16) return fmt::format("__float2half_rn({})", v);
+  if (t == DType::BFloat16) return fmt::format("__float2bfloat16_rn({})", v);
+  return v;
+}
+
+void ElementEmitter::emit_element(const std::string& fn, const std::string& comment) {
+  std::vector<std::string> args{"const Args& a"};
+  for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
+    const Leaf& l = leaf(j);
+    switch (l.kind) {
+      case LeafKind::Buffer: args.push_back(fmt::format("{} in{}", storage_ctype(l.dtype), j)); break;
+      case LeafKind::Scalar: break;
+      case LeafKind::Arange:
+      case LeafKind::Linspace: args.push_back(fmt::format("long long p{}", j)); break;
+      case LeafKind::Eye:
+        args.push_back(fmt::format("long long r{}", j));
+        args.push_back(fmt::format("long long c{}", j));
+        break;
+      case LeafKind::Reduced:
+        args.push_back(fmt::format("{} red{}", register_ctype(l.dtype), reduction_of(l.node)));
+        break;
+    }
+  }
+  for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
+    args.push_back(fmt::format("{}& out{}", storage_ctype(value(p_.outputs[o]).dtype), o));
+  }
+  w_.line("// {}", comment);
+  w_.open_block(fmt::format("__device__ __forceinline__ void {}({})", fn, fmt::join(args, ", ")));
+  for (int i = 0; i < static_cast<int>(p_.values.size()); ++i) {
+    const KValue& v = value(i);
+    const std::string reg = register_ctype(v.dtype);
+    if (v.leaf >= 0) {
+      const Leaf& l = leaf(v.leaf);
+      std::string e;
+      switch (l.kind) {
+        case LeafKind::Buffer: e = load_expr(l, fmt::format("in{}", v.leaf)); break;
+        case LeafKind::Scalar: e = scalar_expr(v.leaf); break;
+        case LeafKind::Reduced: e = fmt::format("red{}", reduction_of(l.node)); break;
+        case LeafKind::Arange:
+        case LeafKind::Linspace:
+        case LeafKind::Eye: e = generator_expr(v.leaf); break;
+      }
+      w_.line("const {} v{} = {};  // {} {}", reg, i, e, leaf_label(p_, v.leaf), name(v.dtype));
+      continue;
+    }
+    std::array<std::string, 3> in;
+    for (int k = 0; k < 3; ++k) {
+      if (v.in[static_cast<std::size_t>(k)] >= 0) in[static_cast<std::size_t>(k)] = fmt::format("v{}", v.in[static_cast<std::size_t>(k)]);
+    }
+    const detail::OpInfo& info = detail::op_info(v.op);
+    const DType ct = compute_dtype(p_, v);
+    const bool int_like = is_bool(ct) || is_integer(ct);
+    const std::string pat = int_like && info.cuda_int[0] != '\0' ? info.cuda_int : info.cuda;
+    std::string e = apply_pattern(pat, in, cast_target(v.dtype));
+    if (is_half(v.dtype) && v.op != Op::Cast) {
+      e = fmt::format("loom::cast<{}>({})", cast_target(v.dtype), e);  // round as NumPy does
+    }
+    w_.line("const {} v{} = {};  // {}", reg, i, e, info.name);
+  }
+  for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
+    const int i = p_.outputs[o];
+    w_.line("out{} = {};", o, store_expr(value(i).dtype, fmt::format("v{}", i)));
+  }
+  w_.close_block();
+  w_.blank();
+}
+
+
+}  // namespace loom::codegen

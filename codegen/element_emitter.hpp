@@ -1,0 +1,51 @@
+#pragma once
+// The parts of generated source shared by every kernel kind: the parameter struct, and for one
+// plan (an elementwise kernel, or a reduction's prologue or epilogue) its digit-splitting
+// helpers and its element function: the plan's values computed from its leaves, one const line
+// per node with an // op comment.
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "codegen/kernel_plan.hpp"
+#include "codegen/source_writer.hpp"
+
+namespace loom::codegen {
+
+const char* path_name(Path p);
+std::string leaf_label(const KernelPlan& p, int j);
+
+// `struct Args { ... };` with one field per parameter (plans[section] holds a field's leaf).
+void emit_args(SourceWriter& w, std::span<const Param> params, const KernelPlan* const plans[2]);
+
+class ElementEmitter {
+ public:
+  // prefix names this plan's leaf arguments ("" or "p"); reduced[k] is the Reduce node whose
+  // result reaches the element function as argument red<k> (reduction epilogues).
+  ElementEmitter(const KernelPlan& p, std::string prefix, SourceWriter& w,
+                 std::vector<const Node*> reduced = {})
+      : p_(p), pre_(std::move(prefix)), w_(w), reduced_(std::move(reduced)) {}
+
+  void emit_unravel_helpers();
+  // `__device__ void fn(const Args& a, <leaf values>, <outputs by reference>)`.
+  void emit_element(const std::string& fn, const std::string& comment);
+
+  std::string load_expr(const Leaf& l, const std::string& x) const;
+  std::string store_expr(DType t, const std::string& v) const;
+  const std::string& prefix() const { return pre_; }
+
+ private:
+  const Leaf& leaf(int j) const { return p_.leaves[static_cast<std::size_t>(j)]; }
+  const KValue& value(int i) const { return p_.values[static_cast<std::size_t>(i)]; }
+  int reduction_of(const Node* n) const;
+  std::string scalar_expr(int j) const;
+  std::string generator_expr(int j) const;
+
+  const KernelPlan& p_;
+  std::string pre_;
+  SourceWriter& w_;
+  std::vector<const Node*> reduced_;
+};
+
+}  // namespace loom::codegen

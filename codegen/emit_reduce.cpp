@@ -1,0 +1,340 @@
+// CUDA source of a reduction kernel (emit_elementwise.hpp's emit_kernel for plans with a
+// reduction part). Shape of the source: the header comment, Args, `prologue` (the values reduced,
+// at one input element), `epilogue` (the outputs, from the reductions' results), and one of two
+// skeletons:
+//   cooperative  a block per output: threads stride over the reduced elements, then a block
+//                reduction; blocks split long reductions and the last one combines their partials
+//   per-thread   a thread per output (the kept dim is innermost: neighbouring threads read
+//                neighbouring elements); blocks along y split long reductions the same way
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "codegen/ctypes.hpp"
+#include "codegen/element_emitter.hpp"
+#include "codegen/emit_elementwise.hpp"
+#include "codegen/source_writer.hpp"
+
+namespace loom::codegen {
+
+using detail::ReduceKind;
+
+namespace {
+
+std::string state_type(const ReduceSpec& r) {
+  const char* t = register_ctype(r.dtype);
+  switch (r.kind) {
+    case ReduceKind::Sum: return fmt::format("loom::red::Sum<{}>", t);
+    case ReduceKind::Prod: return fmt::format("loom::red::Prod<{}>", t);
+    case ReduceKind::Max: return fmt::format("loom::red::Max<{}>", t);
+    case ReduceKind::Min: return fmt::format("loom::red::Min<{}>", t);
+    case ReduceKind::NanMax: return fmt::format("loom::red::NanMax<{}>", t);
+    case ReduceKind::NanMin: return fmt::format("loom::red::NanMin<{}>", t);
+    case ReduceKind::ArgMax: return fmt::format("loom::red::ArgMax<{}>", t);
+    case ReduceKind::ArgMin: return fmt::format("loom::red::ArgMin<{}>", t);
+    case ReduceKind::Any: return "loom::red::Any";
+    case ReduceKind::All: return "loom::red::All";
+    case ReduceKind::Variance: return fmt::format("loom::red::Variance<{}>", t);
+    case ReduceKind::LogSumExp: return fmt::format("loom::red::LogSumExp<{}>", t);
+  }
+  return "?";
+}
+
+class ReduceEmitter {
+ public:
+  ReduceEmitter(const KernelPlan& p, std::span<const Param> params)
+      : p_(p), r_(*p.reduce), pro_(*p.reduce->prologue), params_(params) {
+    idx_t_ = p.index32 ? "int" : "long long";
+    for (const ReduceSpec& s : r_.reductions) reduced_nodes_.push_back(s.node);
+  }
+
+  KernelSource run() {
+    KernelSource ks;
+    ks.name = kernel_name(p_);
+    bool half = false, complex = false;
+    for (const KernelPlan* k : {&p_, &pro_}) {
+      for (const KValue& v : k->values) {
+        half = half || is_half(v.dtype);
+        complex = complex || is_complex(v.dtype);
+      }
+    }
+    ks.headers.push_back("loom_core.cuh");
+    if (complex) ks.headers.push_back("loom_complex.cuh");
+    if (half) ks.headers.push_back("loom_half.cuh");
+    ks.headers.push_back("loom_reduce.cuh");
+    ks.needs_cuda_include = half;
+
+    w_.line("// loom kernel {}", ks.name);
+    for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
+      w_.line("// out{} = {}", o, expression_text(p_, static_cast<int>(o)));
+    }
+    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+      w_.line("//   {}({}) reduces {}", detail::reduce_name(r_.reductions[i].kind), i,
+              expression_text(pro_, static_cast<int>(i)));
+    }
+    w_.line("// {}: {} prologue dim(s) ({} reduced), {}-bit indexing",
+            r_.strategy == ReduceStrategy::Cooperative ? "cooperative, a block per output"
+                                                       : "per-thread, a thread per output",
+            pro_.shape.size(), std::count(r_.reduced.begin(), r_.reduced.end(), 1),
+            p_.index32 ? 32 : 64);
+    w_.line("// structural key {:016x}: scalars, sizes and strides are arguments", key_digest(p_.key));
+    for (const std::string& h : ks.headers) w_.line("#include \"{}\"", h);
+    w_.blank();
+    const KernelPlan* plans[2] = {&p_, &pro_};
+    emit_args(w_, params_, plans);
+    ElementEmitter pe(pro_, "p", w_);
+    ElementEmitter ee(p_, "", w_, reduced_nodes_);
+    pe.emit_unravel_helpers();
+    ee.emit_unravel_helpers();
+    pe.emit_element("prologue", "The values reduced, at one element of the input.");
+    ee.emit_element("epilogue", "The outputs at one output element, from the reductions' results.");
+    emit_kernel(ks.name);
+    ks.text = w_.take();
+    return ks;
+  }
+
+ private:
+  std::string coord(int d) const { return fmt::format("{}{}", r_.reduced[static_cast<std::size_t>(d)] ? "q" : "o", d); }
+
+  // Declares the coordinates of `linear` over the prologue dims of one class.
+  void unravel_class(const std::string& linear, std::uint8_t cls) {
+    std::vector<int> dims;
+    for (int d = 0; d < pro_.shape.size(); ++d) {
+      if (r_.reduced[static_cast<std::size_t>(d)] == cls) dims.push_back(d);
+    }
+    if (dims.empty()) return;
+    if (dims.size() == 1) {
+      w_.line("const {} {} = {};", idx_t_, coord(dims[0]), linear);
+      return;
+    }
+    const std::string t = cls ? "tr" : "tk";
+    w_.line("{} {} = {};", idx_t_, t, linear);
+    for (std::size_t i = dims.size() - 1; i >= 1; --i) {
+      w_.line("const {0} {1} = {2} % ({0})a.pn{3};", idx_t_, coord(dims[i]), t, dims[i]);
+      w_.line("{} /= ({})a.pn{};", t, idx_t_, dims[i]);
+    }
+    w_.line("const {} {} = {};", idx_t_, coord(dims[0]), t);
+  }
+
+  // sum of coord(d) * a.<name>_st<d> over the dims of class `cls` (all dims when cls < 0).
+  std::string affine_sum(const std::string& name, int cls, int ndim,
+                         const std::function<std::string(int)>& coords) const {
+    std::string s;
+    for (int d = 0; d < ndim; ++d) {
+      if (cls >= 0 && r_.reduced[static_cast<std::size_t>(d)] != cls) continue;
+      s += fmt::format("{}(long long){} * a.{}_st{}", s.empty() ? "" : " + ", coords(d), name, d);
+    }
+    return s.empty() ? "0" : s;
+  }
+
+  // Per-output bases of the prologue leaves (their kept part), before the reduced loop.
+  void emit_prologue_bases() {
+    const int nd = pro_.shape.size();
+    const auto c = [&](int d) { return coord(d); };
+    for (int j = 0; j < static_cast<int>(pro_.leaves.size()); ++j) {
+      const Leaf& l = pro_.leaves[static_cast<std::size_t>(j)];
+      if (l.unravel || l.kind == LeafKind::Scalar || l.kind == LeafKind::Reduced) continue;
+      if (l.kind == LeafKind::Buffer) {
+        w_.line("const long long pb{} = {};", j, affine_sum(fmt::format("pin{}", j), 0, nd, c));
+      } else if (l.kind == LeafKind::Eye) {
+        w_.line("const long long pb{0}r = a.pg{0}_row_off + {1};", j, affine_sum(fmt::format("pg{}_row", j), 0, nd, c));
+        w_.line("const long long pb{0}c = a.pg{0}_col_off + {1};", j, affine_sum(fmt::format("pg{}_col", j), 0, nd, c));
+      } else {
+        w_.line("const long long pb{0} = a.pg{0}_off + {1};", j, affine_sum(fmt::format("pg{}", j), 0, nd, c));
+      }
+    }
+  }
+
+  // The prologue call at the current kept and reduced coordinates.
+  void emit_prologue_call() {
+    const int nd = pro_.shape.size();
+    const auto c = [&](int d) { return coord(d); };
+    std::vector<std::string> args{"a"};
+    for (int j = 0; j < static_cast<int>(pro_.leaves.size()); ++j) {
+      const Leaf& l = pro_.leaves[static_cast<std::size_t>(j)];
+      if (l.kind == LeafKind::Scalar) continue;
+      if (l.unravel) {
+        std::string lin = fmt::format("a.pu{}_lin", j);
+        for (int d = 0; d < nd; ++d) lin += fmt::format(" + (long long){} * a.pu{}_lin_st{}", coord(d), j, d);
+        if (l.kind == LeafKind::Buffer) {
+          args.push_back(fmt::format("a.pin{0}[pu{0}_offset(a, {1})]", j, lin));
+        } else {
+          w_.line("long long r{0}, c{0};", j);
+          w_.line("pu{0}_rc(a, {1}, r{0}, c{0});", j, lin);
+          args.push_back(fmt::format("r{}", j));
+          args.push_back(fmt::format("c{}", j));
+        }
+        continue;
+      }
+      if (l.kind == LeafKind::Buffer) {
+        args.push_back(fmt::format("a.pin{0}[pb{0} + {1}]", j, affine_sum(fmt::format("pin{}", j), 1, nd, c)));
+      } else if (l.kind == LeafKind::Eye) {
+        args.push_back(fmt::format("pb{0}r + {1}", j, affine_sum(fmt::format("pg{}_row", j), 1, nd, c)));
+        args.push_back(fmt::format("pb{0}c + {1}", j, affine_sum(fmt::format("pg{}_col", j), 1, nd, c)));
+      } else {
+        args.push_back(fmt::format("pb{0} + {1}", j, affine_sum(fmt::format("pg{}", j), 1, nd, c)));
+      }
+    }
+    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+      const DType t = pro_.values[static_cast<std::size_t>(r_.reductions[i].input)].dtype;
+      w_.line("{} x{};", storage_ctype(t), i);
+      args.push_back(fmt::format("x{}", i));
+    }
+    w_.line("prologue({});", fmt::join(args, ", "));
+    for (std::size_t i = 0; i < r_.reductions.size(); ++i) w_.line("s{0}.add(x{0}, r);", i);
+  }
+
+  // The epilogue for output j (its coordinates unravelled over the output's dims).
+  void emit_epilogue(const std::string& j) {
+    const int ne = p_.shape.size();
+    if (ne <= 1) {
+      w_.line("const {} e0 = {};", idx_t_, j);
+    } else {
+      w_.line("{} te = {};", idx_t_, j);
+      for (int d = ne - 1; d >= 1; --d) {
+        w_.line("const {0} e{1} = te % ({0})a.n{1};", idx_t_, d);
+        w_.line("te /= ({})a.n{};", idx_t_, d);
+      }
+      w_.line("const {} e0 = te;", idx_t_);
+    }
+    const auto e = [&](int d) { return fmt::format("e{}", d); };
+    std::vector<std::string> args{"a"};
+    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+      args.push_back(r_.reductions[i].kind == ReduceKind::Variance ? fmt::format("s{0}.result(a.ddof{0})", i)
+                                                                    : fmt::format("s{}.result()", i));
+    }
+    for (int k = 0; k < static_cast<int>(p_.leaves.size()); ++k) {
+      const Leaf& l = p_.leaves[static_cast<std::size_t>(k)];
+      switch (l.kind) {
+        case LeafKind::Scalar:
+        case LeafKind::Reduced: break;
+        case LeafKind::Buffer:
+          if (l.unravel) {
+            std::string lin = fmt::format("a.u{}_lin", k);
+            for (int d = 0; d < ne; ++d) lin += fmt::format(" + (long long)e{} * a.u{}_lin_st{}", d, k, d);
+            args.push_back(fmt::format("a.in{0}[u{0}_offset(a, {1})]", k, lin));
+          } else {
+            args.push_back(fmt::format("a.in{}[{}]", k, affine_sum(fmt::format("in{}", k), -1, ne, e)));
+          }
+          break;
+        case LeafKind::Eye:
+          args.push_back(fmt::format("a.g{0}_row_off + {1}", k, affine_sum(fmt::format("g{}_row", k), -1, ne, e)));
+          args.push_back(fmt::format("a.g{0}_col_off + {1}", k, affine_sum(fmt::format("g{}_col", k), -1, ne, e)));
+          break;
+        case LeafKind::Arange:
+        case LeafKind::Linspace:
+          args.push_back(fmt::format("a.g{0}_off + {1}", k, affine_sum(fmt::format("g{}", k), -1, ne, e)));
+          break;
+      }
+    }
+    for (std::size_t o = 0; o < p_.outputs.size(); ++o) args.push_back(fmt::format("a.out{}[{}]", o, j));
+    w_.line("epilogue({});", fmt::join(args, ", "));
+  }
+
+  void emit_states() {
+    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+      w_.line("{} s{};", state_type(r_.reductions[i]), i);
+      w_.line("s{}.init();", i);
+    }
+  }
+
+  // Blocks that split one output's reduction: each writes its partial state; the last to
+  // arrive (a ticket per output) combines them in block order. `part` names this block's slice.
+  void emit_split_combine(const std::string& j, const std::string& slices, const std::string& part,
+                          bool whole_block) {
+    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+      w_.line("static_cast<{0}*>(a.partials{1})[(long long){2} * {3} + {4}] = s{1};",
+              state_type(r_.reductions[i]), i, j, slices, part);
+    }
+    w_.line("__threadfence();");
+    if (whole_block) {
+      w_.line("last = atomicAdd(a.tickets + {}, 1u) == {} - 1;", j, slices);
+      return;
+    }
+    w_.line("if (atomicAdd(a.tickets + {}, 1u) != {} - 1) return;", j, slices);
+  }
+
+  void emit_merge_partials(const std::string& j, const std::string& slices) {
+    w_.line("__threadfence();");
+    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+      w_.line("s{}.init();", i);
+      w_.open_block(fmt::format("for (unsigned g = 0; g < {}; ++g)", slices));
+      w_.line("s{0}.merge(loom::red::load_partial(static_cast<const {1}*>(a.partials{0}) + (long long){2} * {3} + g));",
+              i, state_type(r_.reductions[i]), j, slices);
+      w_.close_block();
+    }
+  }
+
+  void emit_kernel(const std::string& name) {
+    const std::string it = idx_t_;
+    w_.line("extern \"C\" __global__ void __launch_bounds__(256)");
+    w_.open_block(fmt::format("{}(const __grid_constant__ Args a)", name));
+    if (r_.strategy == ReduceStrategy::Cooperative) {
+      for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+        w_.line("__shared__ {} sh{}[32];", state_type(r_.reductions[i]), i);
+      }
+      w_.line("__shared__ bool last;");
+      w_.open_block(fmt::format("for ({0} j = blockIdx.y; j < a.nk; j += gridDim.y)", it));
+      unravel_class("j", 0);
+      emit_prologue_bases();
+      emit_states();
+      w_.line("const {0} r_begin = ({0})blockIdx.x * a.chunk;", it);
+      w_.line("const {0} r_end = a.nr - r_begin < a.chunk ? ({0})a.nr : r_begin + ({0})a.chunk;", it);
+      w_.open_block(fmt::format("for ({} r = r_begin + threadIdx.x; r < r_end; r += blockDim.x)", it));
+      unravel_class("r", 1);
+      emit_prologue_call();
+      w_.close_block();
+      for (std::size_t i = 0; i < r_.reductions.size(); ++i) w_.line("loom::red::block_reduce(s{0}, sh{0});", i);
+      w_.open_block("if (gridDim.x > 1)");
+      w_.open_block("if (threadIdx.x == 0)");
+      emit_split_combine("j", "gridDim.x", "blockIdx.x", true);
+      w_.close_block();
+      w_.line("__syncthreads();");
+      w_.line("if (!last) continue;  // the same for every thread of the block");
+      w_.open_block("if (threadIdx.x == 0)");
+      emit_merge_partials("j", "gridDim.x");
+      w_.close_block();
+      w_.close_block();
+      w_.open_block("if (threadIdx.x == 0)");
+      emit_epilogue("j");
+      w_.close_block();
+      w_.close_block();
+    } else {
+      w_.line("const {0} j = ({0})blockIdx.x * blockDim.x + threadIdx.x;", it);
+      w_.line("if (j >= a.nk) return;");
+      unravel_class("j", 0);
+      emit_prologue_bases();
+      emit_states();
+      w_.line("const {0} r_begin = ({0})blockIdx.y * a.chunk;", it);
+      w_.line("const {0} r_end = a.nr - r_begin < a.chunk ? ({0})a.nr : r_begin + ({0})a.chunk;", it);
+      w_.line("#pragma unroll 4");
+      w_.open_block(fmt::format("for ({} r = r_begin; r < r_end; ++r)", it));
+      unravel_class("r", 1);
+      emit_prologue_call();
+      w_.close_block();
+      w_.open_block("if (gridDim.y > 1)");
+      emit_split_combine("j", "gridDim.y", "blockIdx.y", false);
+      emit_merge_partials("j", "gridDim.y");
+      w_.close_block();
+      emit_epilogue("j");
+    }
+    w_.close_block();
+  }
+
+  const KernelPlan& p_;
+  const ReducePart& r_;
+  const KernelPlan& pro_;
+  std::span<const Param> params_;
+  std::vector<const Node*> reduced_nodes_;
+  std::string idx_t_;
+  SourceWriter w_;
+};
+
+}  // namespace
+
+KernelSource emit_reduce(const KernelPlan& plan, std::span<const Param> params) {
+  return ReduceEmitter(plan, params).run();
+}
+
+}  // namespace loom::codegen

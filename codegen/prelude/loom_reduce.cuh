@@ -1,0 +1,281 @@
+// loom_reduce.cuh: reduction states for generated reduction kernels (included by them only).
+// Each state has init(), add(x, index), merge(other), shfl_down(delta) and result(); the block
+// reduction combines them in a fixed order (warp shuffles, then one warp over the warps'
+// partials), so a reduction gives the same bits every run: no atomics on values.
+#pragma once
+#include "loom_core.cuh"
+
+namespace loom {
+namespace red {
+
+// Arithmetic as NumPy: integers wrap, bool add is or.
+template <class T> LOOM_FN T add(T a, T b) {
+  if constexpr (IsFloat<T>::value || IsComplex<T>::value) {
+    return a + b;
+  } else {
+    return wadd(a, b);
+  }
+}
+template <class T> LOOM_FN T mul(T a, T b) {
+  if constexpr (IsFloat<T>::value || IsComplex<T>::value) {
+    return a * b;
+  } else {
+    return wmul(a, b);
+  }
+}
+template <class T> LOOM_FN bool is_nan(const T& x) {
+  if constexpr (IsComplex<T>::value) {
+    return x.re != x.re || x.im != x.im;
+  } else if constexpr (IsFloat<T>::value) {
+    return x != x;
+  } else {
+    return false;
+  }
+}
+
+// The smallest and largest values of a type (-inf and +inf for floats), and NaN.
+template <class T> LOOM_FN T infinity() {
+  if constexpr (sizeof(T) == 4) {
+    return __int_as_float(0x7f800000);
+  } else {
+    return __longlong_as_double(0x7ff0000000000000LL);
+  }
+}
+template <class T> LOOM_FN T quiet_nan() {
+  if constexpr (IsComplex<T>::value) {
+    return T{quiet_nan<decltype(T{}.re)>(), quiet_nan<decltype(T{}.re)>()};
+  } else if constexpr (sizeof(T) == 4) {
+    return __int_as_float(0x7fc00000);
+  } else {
+    return __longlong_as_double(0x7ff8000000000000LL);
+  }
+}
+template <class T> LOOM_FN T lowest() {
+  if constexpr (IsComplex<T>::value) {
+    return T{lowest<decltype(T{}.re)>(), lowest<decltype(T{}.re)>()};
+  } else if constexpr (IsFloat<T>::value) {
+    return -infinity<T>();
+  } else {
+    return IntTraits<T>::min;
+  }
+}
+template <class T> LOOM_FN T highest() {
+  if constexpr (IsComplex<T>::value) {
+    return T{highest<decltype(T{}.re)>(), highest<decltype(T{}.re)>()};
+  } else if constexpr (IsFloat<T>::value) {
+    return infinity<T>();
+  } else {
+    return IntTraits<T>::max;
+  }
+}
+template <> LOOM_FN bool lowest<bool>() { return false; }
+template <> LOOM_FN bool highest<bool>() { return true; }
+
+// Warp shuffle of any value of 1 to 16 bytes, word by word.
+template <class T> LOOM_FN T shfl_down(T v, int delta) {
+  if constexpr (sizeof(T) < 4) {
+    return T(__shfl_down_sync(0xffffffffu, int(v), delta));
+  } else {
+    T out;
+    const int* src = reinterpret_cast<const int*>(&v);
+    int* dst = reinterpret_cast<int*>(&out);
+#pragma unroll
+    for (int k = 0; k < int(sizeof(T) / 4); ++k) dst[k] = __shfl_down_sync(0xffffffffu, src[k], delta);
+    return out;
+  }
+}
+
+template <class T> struct Sum {
+  T v;
+  LOOM_FN void init() { v = T{}; }
+  LOOM_FN void add(T x, long long) { v = red::add(v, x); }
+  LOOM_FN void merge(const Sum& o) { v = red::add(v, o.v); }
+  LOOM_FN Sum shfl_down(int d) const { return Sum{red::shfl_down(v, d)}; }
+  LOOM_FN T result() const { return v; }
+};
+
+template <class T> struct Prod {
+  T v;
+  LOOM_FN void init() { v = loom::cast<T>(1); }
+  LOOM_FN void add(T x, long long) { v = red::mul(v, x); }
+  LOOM_FN void merge(const Prod& o) { v = red::mul(v, o.v); }
+  LOOM_FN Prod shfl_down(int d) const { return Prod{red::shfl_down(v, d)}; }
+  LOOM_FN T result() const { return v; }
+};
+
+// max / min; NaN propagates (NumPy's maximum.reduce).
+template <class T, bool kMax> struct Extreme {
+  T v;
+  LOOM_FN void init() { v = kMax ? lowest<T>() : highest<T>(); }
+  LOOM_FN void add(T x, long long) {
+    if (is_nan(v)) return;
+    if (is_nan(x) || (kMax ? x > v : x < v)) v = x;
+  }
+  LOOM_FN void merge(const Extreme& o) { add(o.v, 0); }
+  LOOM_FN Extreme shfl_down(int d) const { return Extreme{red::shfl_down(v, d)}; }
+  LOOM_FN T result() const { return v; }
+};
+template <class T> using Max = Extreme<T, true>;
+template <class T> using Min = Extreme<T, false>;
+
+// nanmax / nanmin: NaN ignored; NaN when every element is NaN (the initial value).
+template <class T, bool kMax> struct NanExtreme {
+  T v;
+  LOOM_FN void init() { v = quiet_nan<T>(); }
+  LOOM_FN void add(T x, long long) {
+    if (is_nan(x)) return;
+    if (is_nan(v) || (kMax ? x > v : x < v)) v = x;
+  }
+  LOOM_FN void merge(const NanExtreme& o) { add(o.v, 0); }
+  LOOM_FN NanExtreme shfl_down(int d) const { return NanExtreme{red::shfl_down(v, d)}; }
+  LOOM_FN T result() const { return v; }
+};
+template <class T> using NanMax = NanExtreme<T, true>;
+template <class T> using NanMin = NanExtreme<T, false>;
+
+// argmax / argmin: the first index of the extreme value, or of the first NaN.
+template <class T, bool kMax> struct ArgExtreme {
+  T v;
+  long long i;
+  LOOM_FN void init() { i = -1; v = T{}; }
+  LOOM_FN void add(T x, long long at) {
+    if (i < 0) {
+      v = x;
+      i = at;
+      return;
+    }
+    const bool xn = is_nan(x), vn = is_nan(v);
+    bool better;
+    if (xn || vn) {
+      better = xn && (!vn || at < i);
+    } else {
+      better = (kMax ? x > v : x < v) || (x == v && at < i);
+    }
+    if (better) {
+      v = x;
+      i = at;
+    }
+  }
+  LOOM_FN void merge(const ArgExtreme& o) {
+    if (o.i >= 0) add(o.v, o.i);
+  }
+  LOOM_FN ArgExtreme shfl_down(int d) const { return ArgExtreme{red::shfl_down(v, d), red::shfl_down(i, d)}; }
+  LOOM_FN long long result() const { return i; }
+};
+template <class T> using ArgMax = ArgExtreme<T, true>;
+template <class T> using ArgMin = ArgExtreme<T, false>;
+
+struct Any {
+  bool v;
+  LOOM_FN void init() { v = false; }
+  LOOM_FN void add(bool x, long long) { v = v || x; }
+  LOOM_FN void merge(const Any& o) { v = v || o.v; }
+  LOOM_FN Any shfl_down(int d) const { return Any{red::shfl_down(v, d)}; }
+  LOOM_FN bool result() const { return v; }
+};
+struct All {
+  bool v;
+  LOOM_FN void init() { v = true; }
+  LOOM_FN void add(bool x, long long) { v = v && x; }
+  LOOM_FN void merge(const All& o) { v = v && o.v; }
+  LOOM_FN All shfl_down(int d) const { return All{red::shfl_down(v, d)}; }
+  LOOM_FN bool result() const { return v; }
+};
+
+// Welford's running mean and sum of squared deviations; merged with Chan et al.'s formula.
+template <class T> struct Variance {
+  T n, mean, m2;
+  LOOM_FN void init() { n = mean = m2 = T(0); }
+  LOOM_FN void add(T x, long long) {
+    n = n + T(1);
+    const T d = x - mean;
+    mean = mean + d / n;
+    m2 = m2 + d * (x - mean);
+  }
+  LOOM_FN void merge(const Variance& o) {
+    if (o.n == T(0)) return;
+    if (n == T(0)) {
+      *this = o;
+      return;
+    }
+    const T nt = n + o.n;
+    const T d = o.mean - mean;
+    mean = mean + d * (o.n / nt);
+    m2 = m2 + o.m2 + d * d * (n * o.n / nt);
+    n = nt;
+  }
+  LOOM_FN Variance shfl_down(int d) const {
+    return Variance{red::shfl_down(n, d), red::shfl_down(mean, d), red::shfl_down(m2, d)};
+  }
+  // ddof as NumPy: the sum of squared deviations over max(n - ddof, 0).
+  LOOM_FN T result(long long ddof) const {
+    const T den = n - T(ddof);
+    return m2 / (den > T(0) ? den : T(0));
+  }
+};
+
+// log(sum(exp(x))) in one pass: a running maximum m and s = sum(exp(x - m)).
+template <class T> struct LogSumExp {
+  T m, s;
+  LOOM_FN void init() {
+    m = lowest<T>();
+    s = T(0);
+  }
+  LOOM_FN void add(T x, long long) { merge(LogSumExp{x, T(1)}); }
+  LOOM_FN void merge(const LogSumExp& o) {
+    if (is_nan(m)) return;
+    if (is_nan(o.m)) {
+      *this = o;
+      return;
+    }
+    if (o.m == lowest<T>()) return;  // exp(-inf) adds nothing
+    if (m == lowest<T>()) {
+      *this = o;
+      return;
+    }
+    if (o.m == m) {
+      s = s + o.s;
+    } else if (o.m > m) {
+      s = s * exp(m - o.m) + o.s;
+      m = o.m;
+    } else {
+      s = s + o.s * exp(o.m - m);
+    }
+  }
+  LOOM_FN LogSumExp shfl_down(int d) const { return LogSumExp{red::shfl_down(m, d), red::shfl_down(s, d)}; }
+  LOOM_FN T result() const { return m == lowest<T>() ? m : m + log(s); }
+};
+
+// Reduces one state per thread of the block; thread 0 gets the result. `smem` holds 32 states.
+// blockDim.x is a multiple of 32.
+template <class S> LOOM_FN void block_reduce(S& s, S* smem) {
+#pragma unroll
+  for (int d = 16; d > 0; d >>= 1) s.merge(s.shfl_down(d));
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  if (blockDim.x == 32) return;
+  if (lane == 0) smem[warp] = s;
+  __syncthreads();
+  if (warp == 0) {
+    if (lane < int(blockDim.x >> 5)) {
+      s = smem[lane];
+    } else {
+      s.init();
+    }
+#pragma unroll
+    for (int d = 16; d > 0; d >>= 1) s.merge(s.shfl_down(d));
+  }
+  __syncthreads();
+}
+
+// Partial states written by blocks that share one output, read back by the last of them.
+template <class S> LOOM_FN S load_partial(const S* p) {
+  S out;
+  const int* src = reinterpret_cast<const int*>(p);
+  int* dst = reinterpret_cast<int*>(&out);
+#pragma unroll
+  for (int k = 0; k < int(sizeof(S) / 4); ++k) dst[k] = __ldcg(src + k);
+  return out;
+}
+
+}  // namespace red
+}  // namespace loom

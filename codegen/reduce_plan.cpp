@@ -1,0 +1,151 @@
+// Planning a reduction kernel (kernel_plan.hpp's plan_reduce). Two index analyses: the epilogue
+// over the output (its Reduce nodes become leaves valued by the reductions), the prologue over
+// the reduction's input with each dim kept or reduced. A kept dim that is innermost after
+// collapsing makes it a column reduction (a thread per output, coalesced across threads);
+// otherwise a block cooperates on each output. Long reductions are split across blocks whose
+// partial states the last of them combines in a fixed order (deterministic: no float atomics).
+
+#include <algorithm>
+
+#include "codegen/analyzer.hpp"
+#include "codegen/kernel_plan.hpp"
+
+namespace loom::codegen {
+
+KernelPlan plan_reduce(const KernelGroup& group, std::span<const NodeRef> boundary, int sm_count) {
+  (void)sm_count;
+  // --- the epilogue: outputs from the reductions' results ---
+  AnalyzerInput ein;
+  for (const NodeRef& r : group.roots) ein.roots.push_back(r.get());
+  ein.iter = group.shape;
+  ein.boundary = boundary;
+  ein.reduce_terminal = true;
+  Analysis ea = analyze(ein);
+  KernelPlan p = std::move(ea.plan);
+  if (!p.needs_cut.empty()) return p;
+
+  // Output j of the kernel is element j of every reduction in C order: the epilogue must read
+  // its reductions at the iteration's own linear index (no transpose in between).
+  const Shape cs = contiguous_strides(ea.iter);
+  std::vector<const Node*> reduces;
+  for (const Leaf& l : p.leaves) {
+    if (l.kind != LeafKind::Reduced) continue;
+    bool identity = l.idx[0].c0 == 0;
+    for (int d = 0; d < ea.iter.size(); ++d) {
+      if (ea.iter[d] > 1 && l.idx[0].c[static_cast<std::size_t>(d)] != cs[d]) identity = false;
+    }
+    if (!identity) {
+      p.needs_cut.push_back(l.node);
+    } else if (std::find(reduces.begin(), reduces.end(), l.node) == reduces.end()) {
+      reduces.push_back(l.node);
+    }
+  }
+  if (!p.needs_cut.empty()) return p;
+
+  // --- the prologue: the reductions' inputs over their domain ---
+  const Node& first = *reduces.front();
+  const Shape& domain = first.in(0).shape;
+  AnalyzerInput pin;
+  for (const Node* r : reduces) pin.roots.push_back(&r->in(0));
+  pin.iter = domain;
+  for (int d = 0; d < domain.size(); ++d) pin.classes.push_back(first.reduces(d) ? 1 : 0);
+  pin.boundary = boundary;
+  Analysis pa = analyze(pin);
+  if (!pa.plan.needs_cut.empty()) {
+    p.needs_cut = pa.plan.needs_cut;
+    return p;
+  }
+  auto part = std::make_shared<ReducePart>();
+  auto pro = std::make_shared<KernelPlan>(std::move(pa.plan));
+  part->reduced = collapse(*pro, pa.iter, pa.classes);
+  for (int d = 0; d < pro->shape.size(); ++d) {
+    (part->reduced[static_cast<std::size_t>(d)] ? part->nr : part->nk) *= pro->shape[d];
+  }
+  if (domain.numel() == 0) {  // empty: every output is the identity (sum 0, any false, ...)
+    part->nr = 0;
+    part->nk = group.shape.numel();
+  }
+  pro->numel = domain.numel();
+  pro->index32 = fits_in_32_bits(*pro, std::max(part->nk, part->nr));
+  for (std::size_t i = 0; i < reduces.size(); ++i) {
+    ReduceSpec spec;
+    spec.kind = reduces[i]->reduce_kind();
+    spec.dtype = reduces[i]->in(0).dtype;
+    spec.out_dtype = reduces[i]->dtype;
+    spec.input = pro->outputs[i];
+    spec.node = reduces[i];
+    part->reductions.push_back(spec);
+  }
+  build_key(*pro);
+
+  // --- strategy ---
+  // Which dim is contiguous in memory decides: threads of a warp should read neighbouring
+  // elements. The first buffer read says (else the logical innermost dim).
+  bool kept_inner = !part->reduced.empty() && part->reduced.back() == 0;
+  for (const Leaf& l : pro->leaves) {
+    if (l.kind != LeafKind::Buffer || l.unravel) continue;
+    for (int d = 0; d < pro->shape.size(); ++d) {
+      const std::int64_t c = l.idx[0].c[static_cast<std::size_t>(d)];
+      if ((c == 1 || c == -1) && pro->shape[d] > 1) kept_inner = part->reduced[static_cast<std::size_t>(d)] == 0;
+    }
+    break;
+  }
+  part->strategy = kept_inner && part->nk > 1 ? ReduceStrategy::PerThread : ReduceStrategy::Cooperative;
+  int block = 32;
+  while (block < 256 && block < part->nr) block *= 2;
+  part->block = part->strategy == ReduceStrategy::Cooperative ? block : 256;
+
+  // --- the epilogue's own plan ---
+  for (const NodeRef& r : group.roots) p.roots.push_back(r);
+  collapse(p, ea.iter, std::vector<std::uint8_t>(static_cast<std::size_t>(ea.iter.size()), 0));
+  p.numel = group.shape.numel();
+  p.path = Path::Unravel;
+  p.vec = 1;
+  p.index32 = fits_in_32_bits(p, p.numel) && pro->index32;
+  pro->index32 = p.index32;
+  p.reduce = part;
+  part->prologue = pro;
+  build_key(p);
+  return p;
+}
+
+std::size_t partials_bytes(const KernelPlan& p, int splits) {
+  // Every state fits 32 bytes (the largest: arg-extreme of complex128, 24).
+  return p.reduce ? static_cast<std::size_t>(p.reduce->nk) * static_cast<std::size_t>(splits) * 32 : 0;
+}
+
+std::size_t tickets_bytes(const KernelPlan& p) {
+  return p.reduce ? static_cast<std::size_t>(p.reduce->nk) * sizeof(unsigned) : 0;
+}
+
+LaunchDims reduce_launch_dims(const KernelPlan& p, int sm_count) {
+  const ReducePart& r = *p.reduce;
+  LaunchDims d;
+  const auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
+  const std::int64_t want_blocks = 4 * std::max(sm_count, 1);  // a few waves on every SM
+  std::int64_t splits = 1;
+  if (r.strategy == ReduceStrategy::Cooperative) {
+    d.block_x = static_cast<unsigned>(r.block);
+    if (r.nk < want_blocks) {
+      // Each split keeps at least 8 elements per thread.
+      splits = std::min(ceil_div(want_blocks, std::max<std::int64_t>(r.nk, 1)),
+                        std::max<std::int64_t>(1, r.nr / (8 * r.block)));
+      splits = std::min<std::int64_t>(splits, 4096);
+    }
+    d.grid_x = static_cast<unsigned>(splits);
+    d.grid_y = static_cast<unsigned>(std::clamp<std::int64_t>(r.nk, 1, 65535));
+  } else {
+    d.block_x = 256;
+    const std::int64_t blocks = ceil_div(std::max<std::int64_t>(r.nk, 1), 256);
+    if (blocks < want_blocks) {
+      splits = std::min(ceil_div(want_blocks, blocks), std::max<std::int64_t>(1, r.nr / 32));
+      splits = std::min<std::int64_t>(splits, 65535);
+    }
+    d.grid_x = static_cast<unsigned>(blocks);
+    d.grid_y = static_cast<unsigned>(splits);
+  }
+  d.splits = static_cast<int>(splits);
+  return d;
+}
+
+}  // namespace loom::codegen

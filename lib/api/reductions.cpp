@@ -1,0 +1,351 @@
+// The reductions of include/loom/reductions.hpp. Each one resolves its axes and dtypes with
+// NumPy's rules, casts the input to the accumulation dtype (the prologue), builds Reduce nodes,
+// applies its epilogue (division, casts) in the keepdims shape, and squeezes last, as a view.
+// So the code generator sees only Reduce nodes with elementwise ops and views around them.
+
+#include <loom/reductions.hpp>
+
+#include <algorithm>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include <loom/errors.hpp>
+#include <loom/ops.hpp>
+
+#include "api/builders.hpp"
+#include "graph/promotion.hpp"
+
+namespace loom {
+
+using detail::ReduceKind;
+
+namespace {
+
+// The dims of the input a reduction combines.
+struct Plan {
+  int ndim = 0;
+  std::uint32_t mask = 0;      // bit i: input dim i is reduced
+  std::int64_t count = 1;      // elements combined into each output
+  std::int64_t out_numel = 1;  // outputs
+  bool added_axis = false;     // a 0-d input, reduced as shape (1,) (no Reduce over no dims)
+};
+
+Plan plan_axes(const Shape& shape, const Axes& axis) {
+  Plan p;
+  p.ndim = shape.size();
+  if (axis.is_all()) {
+    p.mask = (std::uint32_t{1} << p.ndim) - 1;
+  } else {
+    for (std::int64_t a : axis.list()) {
+      const int k = detail::normalize_axis(a, p.ndim);
+      if ((p.mask >> k) & 1u) throw ValueError("duplicate value in 'axis'");
+      p.mask |= std::uint32_t{1} << k;
+    }
+  }
+  for (int i = 0; i < p.ndim; ++i) ((p.mask >> i) & 1u ? p.count : p.out_numel) *= shape[i];
+  if (p.ndim == 0) {
+    p.added_axis = true;
+    p.mask = 1;
+  }
+  return p;
+}
+
+// NumPy refuses to reduce nothing into something when the operation has no identity.
+void require_nonempty(const Plan& p, const char* ufunc) {
+  if (p.count == 0 && p.out_numel != 0) {
+    throw ValueError(
+        fmt::format("zero-size array to reduction operation {} which has no identity", ufunc));
+  }
+}
+
+// The Reduce node of x (already in the accumulation dtype), keepdims-shaped.
+Array reduce(const Array& x, ReduceKind kind, const Plan& p, std::int64_t ddof = 0) {
+  const Array in = p.added_axis ? x.expand_dims(0) : x;
+  const detail::NodeRef n = detail::leaf_of(in, detail::reduce_name(kind));
+  return Array(detail::make_reduce(n, kind, p.mask, ddof));
+}
+
+// The user's result from a keepdims-shaped one: one view that drops the reduced dims.
+Array finish(const Array& r, const Plan& p, bool keepdims) {
+  if (p.added_axis) return r.squeeze(0);
+  if (keepdims || p.mask == 0) return r;
+  const detail::NodeRef n = detail::leaf_of(r, "squeeze");
+  detail::IndexMap m;
+  m.in_ndim = p.ndim;
+  Shape out;
+  for (int k = 0; k < p.ndim; ++k) {
+    if ((p.mask >> k) & 1u) continue;
+    m.dim[out.size()] = static_cast<std::int8_t>(k);
+    m.coef[out.size()] = 1;
+    out.push_back(n->shape[k]);
+  }
+  m.out_ndim = out.size();
+  return Array(detail::view_node(n, m, out));
+}
+
+// --- dtype rules ---
+
+// np.sum's default: bool and signed ints widen to int64, unsigned to uint64.
+DType sum_dtype(DType t) {
+  if (is_bool(t) || is_signed_int(t)) return DType::Int64;
+  if (is_unsigned_int(t)) return DType::UInt64;
+  return t;
+}
+// The dtype a result of dtype t is accumulated in: float16/bfloat16 in float32.
+DType accumulate_in(DType t) { return is_half(t) ? DType::Float32 : t; }
+// mean/var: bool and ints compute in float64.
+DType float_dtype(DType t) { return is_inexact(t) ? t : DType::Float64; }
+// A bool "sum" is a logical or (NumPy's add on bools), a bool product a logical and.
+ReduceKind sum_kind(DType acc) { return is_bool(acc) ? ReduceKind::Any : ReduceKind::Sum; }
+ReduceKind prod_kind(DType acc) { return is_bool(acc) ? ReduceKind::All : ReduceKind::Prod; }
+
+// --- keepdims-shaped building blocks ---
+
+// x as a reduction with result dtype `out` reads it: each element converted to `out` first, as
+// NumPy's dtype= argument does (sum(x_f64, dtype=float16) rounds each element to float16), then
+// to the accumulation dtype.
+Array prologue(const Array& x, DType out) { return astype(astype(x, out), accumulate_in(out)); }
+
+Array sum_keep(const Array& x, const Plan& p, DType out, bool product) {
+  const DType acc = accumulate_in(out);
+  const Array r = reduce(prologue(x, out), product ? prod_kind(acc) : sum_kind(acc), p);
+  return astype(r, out);
+}
+
+// The result dtype of mean / nanmean and the dtype they sum in.
+std::pair<DType, DType> mean_dtypes(DType t, std::optional<DType> dtype) {
+  const DType out = dtype ? *dtype : float_dtype(t);
+  return {out, accumulate_in(out)};
+}
+
+Array mean_keep(const Array& x, const Plan& p, std::optional<DType> dtype) {
+  const auto [out, acc] = mean_dtypes(x.dtype(), dtype);
+  const Array s = reduce(prologue(x, out), sum_kind(acc), p);
+  return astype(s / Array(p.count), out);  // a weak count: a float sum keeps its dtype
+}
+
+// The extrema of bools are any (max) and all (min); float16/bfloat16 compare in float32 (exactly).
+// So Max/Min/NanMax/NanMin never see a bool or a 16-bit float.
+Array extremum_keep(const Array& x, const Plan& p, ReduceKind kind) {
+  const DType t = x.dtype();
+  if (is_bool(t)) {
+    const bool is_max = kind == ReduceKind::Max || kind == ReduceKind::NanMax;
+    return reduce(x, is_max ? ReduceKind::Any : ReduceKind::All, p);
+  }
+  return astype(reduce(astype(x, accumulate_in(t)), kind, p), t);
+}
+
+// Variance in float32/float64 (a complex input: var(real) + var(imag)), and the result dtype:
+// real, float64 for bool and ints, float16 for float16 (computed in float32).
+std::pair<Array, DType> var_keep(const Array& x, const Plan& p, std::int64_t ddof,
+                                 std::optional<DType> dtype) {
+  const DType base = dtype.value_or(x.dtype());
+  const DType out = detail::real_type_for(dtype ? base : float_dtype(base));  // a given int stays
+  const DType compute = is_complex(base) ? base : accumulate_in(float_dtype(base));
+  const Array xc = astype(x, compute);
+  if (is_complex(compute)) {
+    return {reduce(real(xc), ReduceKind::Variance, p, ddof) +
+                reduce(imag(xc), ReduceKind::Variance, p, ddof),
+            out};
+  }
+  return {reduce(xc, ReduceKind::Variance, p, ddof), out};
+}
+
+// logsumexp's family works on real floats: ints in float64, float16/bfloat16 in float32.
+DType lse_compute(const char* fn, DType t) {
+  if (is_complex(t)) throw DTypeError(fmt::format("{}: dtype {} is not supported", fn, name(t)));
+  return accumulate_in(float_dtype(t));
+}
+DType lse_out(DType t) { return is_half(t) ? t : float_dtype(t); }
+
+// x - logsumexp(x, axis, keepdims=true), in the compute dtype: log_softmax before the cast.
+Array shifted_by_lse(const char* fn, const Array& x, const Axes& axis) {
+  const Plan p = plan_axes(x.shape(), axis);
+  const Array xc = astype(x, lse_compute(fn, x.dtype()));
+  return xc - finish(reduce(xc, ReduceKind::LogSumExp, p), p, true);
+}
+
+Array arg_extremum(const Array& x, std::optional<int> axis, bool keepdims, bool is_max) {
+  const Plan p = plan_axes(x.shape(), axis ? Axes(*axis) : Axes{});
+  if (p.count == 0 && p.out_numel != 0) {
+    throw ValueError(
+        fmt::format("attempt to get {} of an empty sequence", is_max ? "argmax" : "argmin"));
+  }
+  const DType t = x.dtype();
+  const DType acc = is_bool(t) ? DType::UInt8 : accumulate_in(t);
+  const Array r = reduce(astype(x, acc), is_max ? ReduceKind::ArgMax : ReduceKind::ArgMin, p);
+  return finish(r, p, keepdims);
+}
+
+Array extremum(const Array& x, const Axes& axis, bool keepdims, ReduceKind kind,
+               const char* ufunc) {
+  const Plan p = plan_axes(x.shape(), axis);
+  require_nonempty(p, ufunc);
+  return finish(extremum_keep(x, p, kind), p, keepdims);
+}
+
+Array logical(const Array& x, const Axes& axis, bool keepdims, ReduceKind kind) {
+  const Plan p = plan_axes(x.shape(), axis);
+  return finish(reduce(astype(x, DType::Bool), kind, p), p, keepdims);
+}
+
+}  // namespace
+
+// --- sums and products ---
+
+Array sum(const Array& a, const Axes& axis, bool keepdims, std::optional<DType> dtype) {
+  const Plan p = plan_axes(a.shape(), axis);
+  return finish(sum_keep(a, p, dtype.value_or(sum_dtype(a.dtype())), false), p, keepdims);
+}
+
+Array prod(const Array& a, const Axes& axis, bool keepdims, std::optional<DType> dtype) {
+  const Plan p = plan_axes(a.shape(), axis);
+  return finish(sum_keep(a, p, dtype.value_or(sum_dtype(a.dtype())), true), p, keepdims);
+}
+
+Array nansum(const Array& a, const Axes& axis, bool keepdims, std::optional<DType> dtype) {
+  const Plan p = plan_axes(a.shape(), axis);
+  const Array x = is_inexact(a.dtype()) ? where(isnan(a), 0, a) : a;
+  return finish(sum_keep(x, p, dtype.value_or(sum_dtype(a.dtype())), false), p, keepdims);
+}
+
+Array count_nonzero(const Array& a, const Axes& axis, bool keepdims) {
+  const Plan p = plan_axes(a.shape(), axis);
+  const Array ones = astype(astype(a, DType::Bool), DType::Int64);  // NaN is nonzero
+  return finish(reduce(ones, ReduceKind::Sum, p), p, keepdims);
+}
+
+// --- extrema ---
+
+Array max(const Array& a, const Axes& axis, bool keepdims) {
+  return extremum(a, axis, keepdims, ReduceKind::Max, "maximum");
+}
+Array min(const Array& a, const Axes& axis, bool keepdims) {
+  return extremum(a, axis, keepdims, ReduceKind::Min, "minimum");
+}
+Array amax(const Array& a, const Axes& axis, bool keepdims) { return max(a, axis, keepdims); }
+Array amin(const Array& a, const Axes& axis, bool keepdims) { return min(a, axis, keepdims); }
+// NumPy reduces with fmax / fmin, whose names its empty-reduction error shows.
+Array nanmax(const Array& a, const Axes& axis, bool keepdims) {
+  return extremum(a, axis, keepdims, ReduceKind::NanMax, "fmax");
+}
+Array nanmin(const Array& a, const Axes& axis, bool keepdims) {
+  return extremum(a, axis, keepdims, ReduceKind::NanMin, "fmin");
+}
+
+Array ptp(const Array& a, const Axes& axis, bool keepdims) {
+  const Plan p = plan_axes(a.shape(), axis);
+  require_nonempty(p, "maximum");
+  // bool: subtract raises NumPy's "numpy boolean subtract" DTypeError, as np.ptp does.
+  const Array r = extremum_keep(a, p, ReduceKind::Max) - extremum_keep(a, p, ReduceKind::Min);
+  return finish(r, p, keepdims);
+}
+
+Array argmax(const Array& a, std::optional<int> axis, bool keepdims) {
+  return arg_extremum(a, axis, keepdims, true);
+}
+Array argmin(const Array& a, std::optional<int> axis, bool keepdims) {
+  return arg_extremum(a, axis, keepdims, false);
+}
+
+// --- statistics ---
+
+Array mean(const Array& a, const Axes& axis, bool keepdims, std::optional<DType> dtype) {
+  const Plan p = plan_axes(a.shape(), axis);
+  return finish(mean_keep(a, p, dtype), p, keepdims);
+}
+
+// sum of the non-NaN elements / their count (NaN when there are none).
+Array nanmean(const Array& a, const Axes& axis, bool keepdims, std::optional<DType> dtype) {
+  if (!is_inexact(a.dtype())) return mean(a, axis, keepdims, dtype);
+  const Plan p = plan_axes(a.shape(), axis);
+  const auto [out, acc] = mean_dtypes(a.dtype(), dtype);
+  const Array nan = isnan(a);
+  const Array total = reduce(prologue(where(nan, 0, a), out), sum_kind(acc), p);
+  const Array count = reduce(astype(logical_not(nan), DType::Int64), ReduceKind::Sum, p);
+  // NumPy divides in the sum's dtype (its _divide_by_count), not in float64.
+  return finish(astype(total / astype(count, detail::real_type_for(acc)), out), p, keepdims);
+}
+
+Array var(const Array& a, const Axes& axis, bool keepdims, std::int64_t ddof,
+          std::optional<DType> dtype) {
+  const Plan p = plan_axes(a.shape(), axis);
+  const auto [v, out] = var_keep(a, p, ddof, dtype);
+  return finish(astype(v, out), p, keepdims);
+}
+
+Array std(const Array& a, const Axes& axis, bool keepdims, std::int64_t ddof,
+          std::optional<DType> dtype) {
+  const Plan p = plan_axes(a.shape(), axis);
+  const auto [v, out] = var_keep(a, p, ddof, dtype);
+  return finish(astype(sqrt(v), out), p, keepdims);
+}
+
+Array average(const Array& a, const Axes& axis, bool keepdims) {
+  return mean(a, axis, keepdims);
+}
+
+Array average(const Array& a, const Axes& axis, const Array& weights, bool keepdims) {
+  const Plan p = plan_axes(a.shape(), axis);
+  Array w = weights;
+  if (!(w.shape() == a.shape())) {
+    if (axis.is_all()) {
+      throw ShapeError("Axis must be specified when shapes of a and weights differ.");
+    }
+    // Weights given along the axes, in the order of `axis`: NumPy transposes them into the
+    // order of a's dims, gives them a's rank with 1s elsewhere, and broadcasts.
+    std::vector<int> ax;
+    Shape want;
+    for (std::int64_t v : axis.list()) {
+      ax.push_back(detail::normalize_axis(v, p.ndim));
+      want.push_back(a.shape()[ax.back()]);
+    }
+    if (!(w.shape() == want)) {
+      throw ValueError("Shape of weights must be consistent with shape of a along specified axis.");
+    }
+    Shape order = Shape::filled(static_cast<int>(ax.size()), 0);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](std::int64_t i, std::int64_t j) {
+      return ax[static_cast<std::size_t>(i)] < ax[static_cast<std::size_t>(j)];
+    });
+    Shape ranked = Shape::filled(p.ndim, 1);
+    for (int k : ax) ranked[k] = a.shape()[k];
+    w = w.transpose(order).reshape(ranked).broadcast_to(a.shape());
+  }
+  // np.result_type(a, w), and at least float64 for bool and integer a.
+  DType rt = promote_types(a.dtype(), w.dtype());
+  if (!is_inexact(a.dtype())) rt = promote_types(rt, DType::Float64);
+  const DType acc = accumulate_in(rt);
+  const Array wa = astype(w, acc);
+  const Array num = reduce(astype(a, acc) * wa, ReduceKind::Sum, p);
+  const Array den = reduce(wa, ReduceKind::Sum, p);
+  return finish(astype(num / den, rt), p, keepdims);
+}
+
+// --- logic ---
+
+Array any(const Array& a, const Axes& axis, bool keepdims) {
+  return logical(a, axis, keepdims, ReduceKind::Any);
+}
+Array alltrue(const Array& a, const Axes& axis, bool keepdims) {
+  return logical(a, axis, keepdims, ReduceKind::All);
+}
+
+// --- logsumexp family ---
+
+Array logsumexp(const Array& a, const Axes& axis, bool keepdims) {
+  const Plan p = plan_axes(a.shape(), axis);
+  const Array x = astype(a, lse_compute("logsumexp", a.dtype()));
+  return finish(astype(reduce(x, ReduceKind::LogSumExp, p), lse_out(a.dtype())), p, keepdims);
+}
+
+Array softmax(const Array& a, const Axes& axis) {
+  return astype(exp(shifted_by_lse("softmax", a, axis)), lse_out(a.dtype()));
+}
+
+Array log_softmax(const Array& a, const Axes& axis) {
+  return astype(shifted_by_lse("log_softmax", a, axis), lse_out(a.dtype()));
+}
+
+}  // namespace loom
