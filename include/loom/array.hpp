@@ -65,7 +65,6 @@ struct Ellipsis {};
 inline constexpr std::nullopt_t none = std::nullopt;
 inline constexpr NewAxis newaxis{};
 inline constexpr Ellipsis ellipsis{};
-inline const Slice all{};
 
 class Index {
  public:
@@ -156,6 +155,16 @@ class Array {
   friend std::string to_string(const Array& a);
   NodePtr node_;
 };
+
+class Axes;  // reductions.hpp
+
+// loom::all is both NumPy's `:` in an index (x[{all, 2}]) and np.all, the reduction
+// (all(x, axis)); the reduction is defined with the others in lib/api/reductions.cpp.
+struct AllSlice : Slice {
+  Array operator()(const Array& a) const;
+  Array operator()(const Array& a, const Axes& axis, bool keepdims = false) const;
+};
+inline const AllSlice all{};
 
 // Prints like NumPy's repr: array([...], dtype=float32), summarized past 1000 elements.
 std::ostream& operator<<(std::ostream& os, const Array& a);

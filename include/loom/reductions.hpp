@@ -85,7 +85,8 @@ Array average(const Array& a, const Axes& axis, const Array& weights, bool keepd
 
 // --- logic (bool results; empty: any False, all True) ---
 Array any(const Array& a, const Axes& axis = {}, bool keepdims = false);
-// np.all. Named alltrue because loom::all is the full slice of an index (array.hpp).
+// np.all: loom::all(x, axis, keepdims) (loom::all is also the full slice of an index:
+// array.hpp); alltrue is the same function under NumPy's old name.
 Array alltrue(const Array& a, const Axes& axis = {}, bool keepdims = false);
 
 // --- SciPy's log-sum-exp family (real inputs; ints give float64, float16 stays float16) ---

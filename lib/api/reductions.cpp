@@ -348,4 +348,9 @@ Array log_softmax(const Array& a, const Axes& axis) {
   return astype(shifted_by_lse("log_softmax", a, axis), lse_out(a.dtype()));
 }
 
+Array AllSlice::operator()(const Array& a) const { return alltrue(a); }
+Array AllSlice::operator()(const Array& a, const Axes& axis, bool keepdims) const {
+  return alltrue(a, axis, keepdims);
+}
+
 }  // namespace loom

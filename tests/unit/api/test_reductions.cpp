@@ -463,3 +463,10 @@ TEST_CASE("the reference reduces every dtype with every kind", "[reductions]") {
     }
   }
 }
+
+TEST_CASE("loom::all is np.all and the full slice", "[reductions]") {
+  const loom::Array b = loom::asarray(std::vector<std::int32_t>{1, 2, 0, 4}).reshape({2, 2});
+  CHECK_FALSE(loom::all(b).item<bool>());
+  CHECK(loom::all(b, 0).to_host<bool>() == std::vector<bool>{false, true});
+  CHECK(b[{loom::all, 1}].to_host<std::int32_t>() == std::vector<std::int32_t>{2, 4});
+}

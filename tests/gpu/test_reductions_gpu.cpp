@@ -1,0 +1,174 @@
+// Reductions on the GPU against the host reference evaluator (which accumulates floats in
+// double: it is the accurate answer). Tolerances: integers, max/min/arg and logical reductions
+// are exact; a float sum of n terms carries at most ~n ulp of the largest term (tree order, so
+// typically sqrt(n)), which the absolute tolerance scales with; 16-bit floats accumulate in
+// float32 and round once at the end.
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <random>
+
+#include <loom/loom.hpp>
+
+#include "support/gpu_support.hpp"
+
+using loom::Array;
+using loom::DType;
+using loom::Shape;
+
+namespace {
+
+struct Fn {
+  const char* name;
+  std::function<Array(const Array&, const loom::Axes&)> f;
+  bool exact;       // same bits expected
+  bool floats_only;
+};
+
+std::vector<Fn> functions() {
+  using A = const Array&;
+  using X = const loom::Axes&;
+  return {
+      {"sum", [](A a, X x) { return loom::sum(a, x); }, false, false},
+      {"prod", [](A a, X x) { return loom::prod(a, x); }, false, false},
+      {"max", [](A a, X x) { return loom::max(a, x); }, true, false},
+      {"min", [](A a, X x) { return loom::min(a, x); }, true, false},
+      {"any", [](A a, X x) { return loom::any(a, x); }, true, false},
+      {"all", [](A a, X x) { return loom::all(a, x); }, true, false},
+      {"count_nonzero", [](A a, X x) { return loom::count_nonzero(a, x); }, true, false},
+      {"mean", [](A a, X x) { return loom::mean(a, x); }, false, false},
+      {"var", [](A a, X x) { return loom::var(a, x); }, false, false},
+      {"std ddof=1", [](A a, X x) { return loom::std(a, x, false, 1); }, false, false},
+      {"norm", [](A a, X x) { return loom::linalg::norm(a, {}, x); }, false, false},
+      {"nansum", [](A a, X x) { return loom::nansum(a, x); }, false, true},
+      {"nanmax", [](A a, X x) { return loom::nanmax(a, x); }, true, true},
+      {"logsumexp", [](A a, X x) { return loom::logsumexp(a, x); }, false, true},
+      {"softmax", [](A a, X x) { return loom::softmax(a, x); }, false, true},
+  };
+}
+
+// Tolerance of a reduction of `n` elements of magnitude up to `mag` for a result dtype.
+std::pair<double, double> tolerance(const Fn& fn, DType in, DType out, std::int64_t n, double mag) {
+  if (fn.exact || !loom::is_inexact(out)) return {0, 0};
+  double eps = 1.2e-7;
+  if (out == DType::Float64 || out == DType::Complex128) eps = 2.3e-16;
+  if (loom::is_half(in) || loom::is_half(out)) eps = out == DType::BFloat16 ? 8e-3 : 1e-3;
+  const std::string name = fn.name;
+  if (name == "prod") return {64 * eps * static_cast<double>(n), 1e-30};
+  if (name == "softmax") return {8 * eps * static_cast<double>(n), 1e-30};  // through log(sum)
+  const double atol = 4.0 * eps * static_cast<double>(n) * mag;
+  return {16 * eps, std::max(atol, 1e-30)};
+}
+
+void check_all(const Shape& shape, const std::vector<DType>& dtypes,
+               const std::vector<loom::Axes>& axes, const std::function<Array(const Array&)>& layout,
+               const char* layout_name, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  int checked = 0;
+  for (const Fn& fn : functions()) {
+    for (DType t : dtypes) {
+      if (fn.floats_only && !loom::is_floating(t)) continue;
+      const std::string n = fn.name;
+      const loom::test::Range range = n == "prod" ? loom::test::Range::Unit : loom::test::Range::Any;
+      const Array x = layout(loom::test::random_array(t, shape, rng, range));
+      for (const loom::Axes& ax : axes) {
+        Array r;
+        try {
+          r = fn.f(x, ax);
+        } catch (const loom::DTypeError&) {
+          continue;  // NumPy refuses it too (e.g. logsumexp of complex)
+        }
+        // Elements per reduction (softmax's output has the input's shape: count its reduction).
+        const std::int64_t count = x.size() / std::max<std::int64_t>(loom::sum(x, ax).size(), 1);
+        const auto [rtol, atol] = tolerance(fn, t, r.dtype(), count, 10.0);
+        INFO(fn.name << " of " << loom::name(t) << " " << layout_name << " axes "
+                     << (ax.is_all() ? std::string("all") : loom::to_string(ax.list())));
+        CHECK(loom::test::check_gpu(r, rtol, atol) == "");
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked > 10);
+}
+
+}  // namespace
+
+TEST_CASE("every reduction on every dtype, inner, outer and all axes", "[gpu][reductions]") {
+  check_all({37, 333}, loom::test::all_dtypes(), {1, 0, loom::Axes{}}, [](const Array& a) { return a; },
+            "contiguous", 31);
+}
+
+TEST_CASE("reductions over middle, several, transposed, strided and broadcast inputs", "[gpu][reductions][layouts]") {
+  const std::vector<DType> some = {DType::Float32, DType::Int32, DType::Float16, DType::Complex64,
+                                   DType::Bool, DType::Float64};
+  check_all({5, 67, 41}, some, {1, loom::Axes{0, 2}, -1}, [](const Array& a) { return a; }, "3-d", 32);
+  check_all({67, 300}, some, {1, 0}, [](const Array& a) { return a.T(); }, "transposed", 33);
+  check_all({67, 300}, some, {1, 0},
+            [](const Array& a) { return a[{loom::Slice(1, loom::none, 2), loom::Slice(loom::none, loom::none, -3)}]; },
+            "strided", 34);
+  check_all({1, 300}, some, {1, 0}, [](const Array& a) { return a.broadcast_to({45, 300}); }, "broadcast", 35);
+}
+
+TEST_CASE("fused prologue and epilogue give the reference's values", "[gpu][reductions][fusion]") {
+  std::mt19937_64 rng(36);
+  const Array x = loom::test::random_array(DType::Float32, {300, 1000}, rng);
+  CHECK(loom::test::check_gpu(loom::sqrt(loom::sum(x * x, 1)) + 1.0f, 1e-5, 1e-3) == "");
+  CHECK(loom::test::check_gpu(loom::max(x, 1) + loom::log(loom::sum(loom::exp(x - loom::max(x, 1, true)), 1)), 1e-5, 1e-4) == "");
+  CHECK(loom::test::check_gpu(loom::ptp(x.T(), 1), 0, 0) == "");
+  CHECK(loom::test::check_gpu(loom::average(x, 1, loom::abs(x[0])), 1e-5, 1e-5) == "");
+  // mean and var in one plan: one kernel, both right.
+  const Array m = loom::mean(x, 1), v = loom::var(x, 1);
+  const auto rm = loom::test::reference_of(m), rv = loom::test::reference_of(v);
+  loom::reset_cache_stats();
+  loom::eval(m, v);
+  CHECK(loom::cache_stats().launches == 1);
+  CHECK(loom::test::compare(loom::test::device_of(m), rm, 1e-5, 1e-4) == "");
+  CHECK(loom::test::compare(loom::test::device_of(v), rv, 1e-5, 1e-3) == "");
+}
+
+TEST_CASE("NaN propagates through max and argmax, nan-functions skip it", "[gpu][reductions]") {
+  std::vector<float> h(1000, 1.0f);
+  h[10] = 5.0f;
+  h[500] = std::nanf("");
+  h[700] = std::nanf("");
+  const Array x = loom::asarray(h).reshape({2, 500});
+  CHECK(std::isnan(loom::max(x).item<float>()));
+  CHECK(loom::argmax(x).item<std::int64_t>() == 500);
+  CHECK(loom::nanmax(x).item<float>() == 5.0f);
+  CHECK(loom::argmax(x, 1).to_host<std::int64_t>() == std::vector<std::int64_t>{10, 0});
+  CHECK(loom::argmin(loom::zeros({1000}, DType::Float32)).item<std::int64_t>() == 0);  // ties: first
+}
+
+TEST_CASE("empty reductions give the identity", "[gpu][reductions]") {
+  const Array e = loom::zeros({0, 5}, DType::Float32);
+  CHECK(loom::sum(e, 0).to_host<float>() == std::vector<float>(5, 0.0f));
+  CHECK(loom::prod(e, 0).to_host<float>() == std::vector<float>(5, 1.0f));
+  CHECK(std::isnan(loom::mean(e, 0).to_host<float>()[0]));
+  CHECK(loom::any(e).item<bool>() == false);
+  CHECK(loom::sum(e, 1).to_host<float>().empty());
+}
+
+TEST_CASE("reductions are deterministic: the same bits every run", "[gpu][reductions]") {
+  std::mt19937_64 rng(37);
+  const Array x = loom::test::random_array(DType::Float32, {1 << 22}, rng);
+  const Array y = loom::test::random_array(DType::Float32, {64, 1 << 16}, rng);
+  const float first = loom::sum(x).item<float>();
+  const std::vector<float> rows = loom::sum(y, 1).to_host<float>();
+  const std::vector<float> cols = loom::var(y, 0).to_host<float>();
+  for (int i = 0; i < 10; ++i) {
+    CHECK(loom::sum(x).item<float>() == first);
+    CHECK(loom::sum(y, 1).to_host<float>() == rows);
+    CHECK(loom::var(y, 0).to_host<float>() == cols);
+  }
+}
+
+TEST_CASE("long reductions split across blocks, and past 2^31 elements", "[gpu][reductions][large]") {
+  // sum of 0..n-1 is n(n-1)/2 exactly in int64; n > 2^31 needs 64-bit indexing.
+  const std::int64_t n = (std::int64_t{1} << 31) + 1000;
+  CHECK(loom::sum(loom::arange(n)).item<std::int64_t>() == n * (n - 1) / 2);
+  CHECK(loom::max(loom::arange(n) % 1000003).item<std::int64_t>() == 1000002);
+  const std::int64_t m = (std::int64_t{1} << 26) + 17;
+  CHECK(loom::sum(loom::ones({m}, DType::Int32)).item<std::int64_t>() == m);
+  CHECK(loom::sum(loom::arange(m).reshape({-1, 1})[{loom::all, 0}] * 0 + 1).item<std::int64_t>() == m);
+}
