@@ -22,6 +22,13 @@ using detail::ReduceKind;
 
 namespace {
 
+int last_reduced_dim(const ReducePart& r) {
+  for (int d = static_cast<int>(r.reduced.size()) - 1; d >= 0; --d) {
+    if (r.reduced[static_cast<std::size_t>(d)]) return d;
+  }
+  return -1;
+}
+
 std::string state_type(const ReduceSpec& r) {
   const char* t = register_ctype(r.dtype);
   switch (r.kind) {
@@ -118,14 +125,27 @@ class ReduceEmitter {
   }
 
   // sum of coord(d) * a.<name>_st<d> over the dims of class `cls` (all dims when cls < 0).
+  // unit_dim: a dim whose stride the key fixes at 1 (its coordinate enters as it is).
   std::string affine_sum(const std::string& name, int cls, int ndim,
-                         const std::function<std::string(int)>& coords) const {
+                         const std::function<std::string(int)>& coords, int unit_dim = -1) const {
     std::string s;
     for (int d = 0; d < ndim; ++d) {
       if (cls >= 0 && r_.reduced[static_cast<std::size_t>(d)] != cls) continue;
-      s += fmt::format("{}(long long){} * a.{}_st{}", s.empty() ? "" : " + ", coords(d), name, d);
+      if (d == unit_dim) {
+        s += fmt::format("{}{}", s.empty() ? "" : " + ", coords(d));
+      } else {
+        s += fmt::format("{}(long long){} * a.{}_st{}", s.empty() ? "" : " + ", coords(d), name, d);
+      }
     }
     return s.empty() ? "0" : s;
+  }
+
+  // The last reduced dim, when prologue leaf j steps through it with stride 1 (in the key).
+  int unit_reduced_dim(int j) const {
+    const int d = last_reduced_dim(r_);
+    if (d < 0) return -1;
+    const Leaf& l = pro_.leaves[static_cast<std::size_t>(j)];
+    return l.idx[0].c[static_cast<std::size_t>(d)] == 1 ? d : -1;
   }
 
   // Per-output bases of the prologue leaves (their kept part), before the reduced loop.
@@ -168,7 +188,8 @@ class ReduceEmitter {
         continue;
       }
       if (l.kind == LeafKind::Buffer) {
-        args.push_back(fmt::format("a.pin{0}[pb{0} + {1}]", j, affine_sum(fmt::format("pin{}", j), 1, nd, c)));
+        args.push_back(fmt::format("a.pin{0}[pb{0} + {1}]", j,
+                                   affine_sum(fmt::format("pin{}", j), 1, nd, c, unit_reduced_dim(j))));
       } else if (l.kind == LeafKind::Eye) {
         args.push_back(fmt::format("pb{0}r + {1}", j, affine_sum(fmt::format("pg{}_row", j), 1, nd, c)));
         args.push_back(fmt::format("pb{0}c + {1}", j, affine_sum(fmt::format("pg{}_col", j), 1, nd, c)));
@@ -281,6 +302,7 @@ class ReduceEmitter {
       emit_states();
       w_.line("const {0} r_begin = ({0})blockIdx.x * a.chunk;", it);
       w_.line("const {0} r_end = a.nr - r_begin < a.chunk ? ({0})a.nr : r_begin + ({0})a.chunk;", it);
+      w_.line("#pragma unroll 8  // several loads in flight per thread");
       w_.open_block(fmt::format("for ({} r = r_begin + threadIdx.x; r < r_end; r += blockDim.x)", it));
       unravel_class("r", 1);
       emit_prologue_call();

@@ -184,6 +184,14 @@ void build_key(KernelPlan& p) {
     }
     append_key(k, static_cast<std::int64_t>(r.reduced.size()));
     for (std::uint8_t c : r.reduced) append_key(k, c);
+    int last = -1;  // leaves stepping with stride 1 through the last reduced dim (emit_reduce)
+    for (int d = 0; d < static_cast<int>(r.reduced.size()); ++d) {
+      if (r.reduced[static_cast<std::size_t>(d)]) last = d;
+    }
+    for (const Leaf& l : r.prologue->leaves) {
+      append_key(k, last >= 0 && l.kind == LeafKind::Buffer && !l.unravel &&
+                        l.idx[0].c[static_cast<std::size_t>(last)] == 1);
+    }
     k += r.prologue->key;
   }
 }

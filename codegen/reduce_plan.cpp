@@ -90,7 +90,9 @@ KernelPlan plan_reduce(const KernelGroup& group, std::span<const NodeRef> bounda
     }
     break;
   }
-  part->strategy = kept_inner && part->nk > 1 ? ReduceStrategy::PerThread : ReduceStrategy::Cooperative;
+  // Short reductions (a row of a few elements) waste most of a block: a thread each instead.
+  part->strategy = (kept_inner || part->nr <= 16) && part->nk > 1 ? ReduceStrategy::PerThread
+                                                                  : ReduceStrategy::Cooperative;
   int block = 32;
   while (block < 256 && block < part->nr) block *= 2;
   part->block = part->strategy == ReduceStrategy::Cooperative ? block : 256;
@@ -122,7 +124,7 @@ LaunchDims reduce_launch_dims(const KernelPlan& p, int sm_count) {
   const ReducePart& r = *p.reduce;
   LaunchDims d;
   const auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
-  const std::int64_t want_blocks = 4 * std::max(sm_count, 1);  // a few waves on every SM
+  const std::int64_t want_blocks = 8 * std::max(sm_count, 1);  // a few waves on every SM
   std::int64_t splits = 1;
   if (r.strategy == ReduceStrategy::Cooperative) {
     d.block_x = static_cast<unsigned>(r.block);

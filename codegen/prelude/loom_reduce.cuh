@@ -268,12 +268,20 @@ template <class S> LOOM_FN void block_reduce(S& s, S* smem) {
 }
 
 // Partial states written by blocks that share one output, read back by the last of them.
+// (Read through L2, bypassing L1, which may hold a stale line: other blocks wrote them.)
 template <class S> LOOM_FN S load_partial(const S* p) {
   S out;
-  const int* src = reinterpret_cast<const int*>(p);
-  int* dst = reinterpret_cast<int*>(&out);
+  if constexpr (sizeof(S) % 4 == 0) {
+    const int* src = reinterpret_cast<const int*>(p);
+    int* dst = reinterpret_cast<int*>(&out);
 #pragma unroll
-  for (int k = 0; k < int(sizeof(S) / 4); ++k) dst[k] = __ldcg(src + k);
+    for (int k = 0; k < int(sizeof(S) / 4); ++k) dst[k] = __ldcg(src + k);
+  } else {
+    const unsigned char* src = reinterpret_cast<const unsigned char*>(p);
+    unsigned char* dst = reinterpret_cast<unsigned char*>(&out);
+#pragma unroll
+    for (int k = 0; k < int(sizeof(S)); ++k) dst[k] = __ldcg(src + k);
+  }
   return out;
 }
 
