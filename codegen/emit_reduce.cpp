@@ -276,14 +276,22 @@ class ReduceEmitter {
     w_.line("if (atomicAdd(a.tickets + {}, 1u) != {} - 1) return;", j, slices);
   }
 
-  void emit_merge_partials(const std::string& j, const std::string& slices) {
+  // The partials of output j merged in a fixed order: by the whole block (each thread a
+  // strided share, then the block reduction) or by one thread.
+  void emit_merge_partials(const std::string& j, const std::string& slices, bool whole_block) {
     w_.line("__threadfence();");
     for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
       w_.line("s{}.init();", i);
-      w_.open_block(fmt::format("for (unsigned g = 0; g < {}; ++g)", slices));
+      if (whole_block) {
+        w_.open_block(fmt::format("for (unsigned g = threadIdx.x; g < {}; g += blockDim.x)", slices));
+      } else {
+        w_.line("#pragma unroll 4");
+        w_.open_block(fmt::format("for (unsigned g = 0; g < {}; ++g)", slices));
+      }
       w_.line("s{0}.merge(loom::red::load_partial(static_cast<const {1}*>(a.partials{0}) + (long long){2} * {3} + g));",
               i, state_type(r_.reductions[i]), j, slices);
       w_.close_block();
+      if (whole_block) w_.line("loom::red::block_reduce(s{0}, sh{0});", i);
     }
   }
 
@@ -314,9 +322,7 @@ class ReduceEmitter {
       w_.close_block();
       w_.line("__syncthreads();");
       w_.line("if (!last) continue;  // the same for every thread of the block");
-      w_.open_block("if (threadIdx.x == 0)");
-      emit_merge_partials("j", "gridDim.x");
-      w_.close_block();
+      emit_merge_partials("j", "gridDim.x", true);
       w_.close_block();
       w_.open_block("if (threadIdx.x == 0)");
       emit_epilogue("j");
@@ -337,7 +343,7 @@ class ReduceEmitter {
       w_.close_block();
       w_.open_block("if (gridDim.y > 1)");
       emit_split_combine("j", "gridDim.y", "blockIdx.y", false);
-      emit_merge_partials("j", "gridDim.y");
+      emit_merge_partials("j", "gridDim.y", false);
       w_.close_block();
       emit_epilogue("j");
     }
