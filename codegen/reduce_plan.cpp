@@ -142,7 +142,7 @@ LaunchDims reduce_launch_dims(const KernelPlan& p, int sm_count) {
     if (blocks < want_blocks) {
       // One thread merges an output's partials: keep them few.
       splits = std::min(ceil_div(want_blocks, blocks), std::max<std::int64_t>(1, r.nr / 32));
-      splits = std::min<std::int64_t>(splits, 128);
+      splits = std::min<std::int64_t>(splits, 1024);
     }
     d.grid_x = static_cast<unsigned>(blocks);
     d.grid_y = static_cast<unsigned>(splits);
