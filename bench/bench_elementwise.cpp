@@ -22,30 +22,16 @@
 
 #include <loom/loom.hpp>
 
+#include "bench_util.hpp"
+
 namespace {
 
+using loom::bench::median;
+using loom::bench::time_ms;
 using Clock = std::chrono::steady_clock;
 using loom::Array;
 using loom::DType;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-// ms per call of f, each followed by a synchronize.
-double time_ms(const std::function<void()>& f, int reps = 20, int warm = 3) {
-  for (int i = 0; i < warm; ++i) f();
-  loom::synchronize();
-  std::vector<double> t;
-  for (int i = 0; i < reps; ++i) {
-    const auto t0 = Clock::now();
-    f();
-    loom::synchronize();
-    t.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-  }
-  return median(t);
-}
 
 struct Row {
   std::string name;

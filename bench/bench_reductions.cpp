@@ -16,24 +16,15 @@
 
 #include <loom/loom.hpp>
 
+#include "bench_util.hpp"
+
 namespace {
 
+using loom::bench::median;
+using loom::bench::time_ms;
 using Clock = std::chrono::steady_clock;
 using loom::Array;
 
-double time_ms(const std::function<void()>& f, int reps = 20) {
-  for (int i = 0; i < 3; ++i) f();
-  loom::synchronize();
-  std::vector<double> t;
-  for (int i = 0; i < reps; ++i) {
-    const auto t0 = Clock::now();
-    f();
-    loom::synchronize();
-    t.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 
 double ceiling = 0;
 std::vector<std::string> json;

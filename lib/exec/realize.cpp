@@ -27,26 +27,31 @@ using detail::Realized;
 
 namespace {
 
-std::atomic<int> g_fusion{-1};  // -1: not yet read from LOOM_FUSION
-std::atomic<int> g_poison{-1};  // -1: not yet read from LOOM_POISON_OUTPUTS
-
-bool poison_on() {
-  int p = g_poison.load(std::memory_order_relaxed);
-  if (p < 0) {
-    p = rt::env().poison_outputs ? 1 : 0;
-    g_poison.store(p, std::memory_order_relaxed);
+// A switch that starts as its environment setting (read on first use) and can be changed at
+// run time through the API.
+class Switch {
+ public:
+  explicit Switch(bool rt::Env::*field) : field_(field) {}
+  bool on() {
+    int v = v_.load(std::memory_order_relaxed);
+    if (v < 0) {
+      v = rt::env().*field_ ? 1 : 0;
+      v_.store(v, std::memory_order_relaxed);
+    }
+    return v == 1;
   }
-  return p == 1;
-}
+  void set(bool on) { v_.store(on ? 1 : 0, std::memory_order_relaxed); }
 
-bool fusion_on() {
-  int f = g_fusion.load(std::memory_order_relaxed);
-  if (f < 0) {
-    f = rt::env().fusion ? 1 : 0;
-    g_fusion.store(f, std::memory_order_relaxed);
-  }
-  return f == 1;
-}
+ private:
+  bool rt::Env::*field_;
+  std::atomic<int> v_{-1};
+};
+
+Switch g_fusion(&rt::Env::fusion);          // LOOM_FUSION, set_fusion()
+Switch g_poison(&rt::Env::poison_outputs);  // LOOM_POISON_OUTPUTS, set_poison_outputs()
+
+bool fusion_on() { return g_fusion.on(); }
+bool poison_on() { return g_poison.on(); }
 
 // Prints a pass's result with LOOM_DEBUG_PASSES=1; the text is only built then.
 template <class F> void debug(const char* pass, F&& text) {
@@ -232,9 +237,9 @@ void realize(std::span<const NodeRef> outputs) {
   for (const codegen::ViewRoot& v : prep.plan.view_roots) realize_view(v);
 }
 
-void set_poison_outputs(bool on) { g_poison.store(on ? 1 : 0, std::memory_order_relaxed); }
+void set_poison_outputs(bool on) { g_poison.set(on); }
 
 bool fusion_enabled_impl() { return fusion_on(); }
-void set_fusion_impl(bool on) { g_fusion.store(on ? 1 : 0, std::memory_order_relaxed); }
+void set_fusion_impl(bool on) { g_fusion.set(on); }
 
 }  // namespace loom::exec
