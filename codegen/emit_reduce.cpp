@@ -29,6 +29,13 @@ int last_reduced_dim(const ReducePart& r) {
   return -1;
 }
 
+// The C++ type of a reduction's result (what the epilogue receives).
+std::string result_ctype(const ReduceSpec& r) {
+  if (r.kind == ReduceKind::ArgMax || r.kind == ReduceKind::ArgMin) return "long long";
+  if (r.kind == ReduceKind::Any || r.kind == ReduceKind::All) return "bool";
+  return register_ctype(r.dtype);
+}
+
 std::string state_type(const ReduceSpec& r) {
   const char* t = register_ctype(r.dtype);
   switch (r.kind) {
@@ -82,6 +89,7 @@ class ReduceEmitter {
     }
     w_.line("// {}: {} prologue dim(s) ({} reduced), {}-bit indexing",
             r_.strategy == ReduceStrategy::Cooperative ? "cooperative, a block per output"
+            : r_.strategy == ReduceStrategy::Rows      ? "row-resident, a block per row kept in registers"
                                                        : "per-thread, a thread per output",
             pro_.shape.size(), std::count(r_.reduced.begin(), r_.reduced.end(), 1),
             p_.index32 ? 32 : 64);
@@ -166,8 +174,9 @@ class ReduceEmitter {
     }
   }
 
-  // The prologue call at the current kept and reduced coordinates.
-  void emit_prologue_call() {
+  // The prologue call at the current kept and reduced coordinates. cached: buffer values go
+  // through register arrays c<j>[k] first (row-resident kernels reuse them in the epilogue).
+  void emit_prologue_call(bool cached = false) {
     const int nd = pro_.shape.size();
     const auto c = [&](int d) { return coord(d); };
     std::vector<std::string> args{"a"};
@@ -188,8 +197,14 @@ class ReduceEmitter {
         continue;
       }
       if (l.kind == LeafKind::Buffer) {
-        args.push_back(fmt::format("a.pin{0}[pb{0} + {1}]", j,
-                                   affine_sum(fmt::format("pin{}", j), 1, nd, c, unit_reduced_dim(j))));
+        const std::string load = fmt::format("a.pin{0}[pb{0} + {1}]", j,
+                                             affine_sum(fmt::format("pin{}", j), 1, nd, c, unit_reduced_dim(j)));
+        if (cached) {
+          w_.line("c{}[k] = {};", j, load);
+          args.push_back(fmt::format("c{}[k]", j));
+        } else {
+          args.push_back(load);
+        }
       } else if (l.kind == LeafKind::Eye) {
         args.push_back(fmt::format("pb{0}r + {1}", j, affine_sum(fmt::format("pg{}_row", j), 1, nd, c)));
         args.push_back(fmt::format("pb{0}c + {1}", j, affine_sum(fmt::format("pg{}_col", j), 1, nd, c)));
@@ -206,10 +221,29 @@ class ReduceEmitter {
     for (std::size_t i = 0; i < r_.reductions.size(); ++i) w_.line("s{0}.add(x{0}, r);", i);
   }
 
-  // The epilogue for output j (its coordinates unravelled over the output's dims).
-  void emit_epilogue(const std::string& j) {
+  // Declares e<d> for the epilogue dims of one class from `linear` (row-resident kernels).
+  void unravel_epilogue_class(const std::string& linear, std::uint8_t cls) {
+    std::vector<int> dims;
+    for (int d = 0; d < p_.shape.size(); ++d) {
+      if (r_.epilogue_reduced[static_cast<std::size_t>(d)] == cls) dims.push_back(d);
+    }
+    if (dims.empty()) return;
+    const std::string t = cls ? "te_r" : "te_k";
+    w_.line("{} {} = {};", idx_t_, t, linear);
+    for (std::size_t i = dims.size() - 1; i >= 1; --i) {
+      w_.line("const {0} e{1} = {2} % ({0})a.n{1};", idx_t_, dims[i], t);
+      w_.line("{} /= ({})a.n{};", t, idx_t_, dims[i]);
+    }
+    w_.line("const {} e{} = {};", idx_t_, dims[0], t);
+  }
+
+  // The epilogue for output j (its coordinates unravelled over the output's dims). Row-resident:
+  // element r of row j, coordinates already declared, cached leaves from registers.
+  void emit_epilogue(const std::string& j, bool rows = false) {
     const int ne = p_.shape.size();
-    if (ne <= 1) {
+    if (rows) {
+      // e<d> declared by unravel_epilogue_class
+    } else if (ne <= 1) {
       w_.line("const {} e0 = {};", idx_t_, j);
     } else {
       w_.line("{} te = {};", idx_t_, j);
@@ -221,17 +255,27 @@ class ReduceEmitter {
     }
     const auto e = [&](int d) { return fmt::format("e{}", d); };
     std::vector<std::string> args{"a"};
-    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
-      args.push_back(r_.reductions[i].kind == ReduceKind::Variance ? fmt::format("s{0}.result(a.ddof{0})", i)
-                                                                    : fmt::format("s{}.result()", i));
-    }
+    // Arguments in the order of the epilogue's leaves (its element function's parameters).
     for (int k = 0; k < static_cast<int>(p_.leaves.size()); ++k) {
       const Leaf& l = p_.leaves[static_cast<std::size_t>(k)];
       switch (l.kind) {
-        case LeafKind::Scalar:
-        case LeafKind::Reduced: break;
+        case LeafKind::Scalar: break;
+        case LeafKind::Reduced: {
+          std::size_t i = 0;
+          while (i < r_.reductions.size() && r_.reductions[i].node != l.node) ++i;
+          if (rows) {
+            args.push_back(fmt::format("res{}", i));
+          } else if (r_.reductions[i].kind == ReduceKind::Variance) {
+            args.push_back(fmt::format("s{0}.result(a.ddof{0})", i));
+          } else {
+            args.push_back(fmt::format("s{}.result()", i));
+          }
+          break;
+        }
         case LeafKind::Buffer:
-          if (l.unravel) {
+          if (l.cache >= 0) {
+            args.push_back(fmt::format("c{}[k]", l.cache));
+          } else if (l.unravel) {
             std::string lin = fmt::format("a.u{}_lin", k);
             for (int d = 0; d < ne; ++d) lin += fmt::format(" + (long long)e{} * a.u{}_lin_st{}", d, k, d);
             args.push_back(fmt::format("a.in{0}[u{0}_offset(a, {1})]", k, lin));
@@ -249,8 +293,57 @@ class ReduceEmitter {
           break;
       }
     }
-    for (std::size_t o = 0; o < p_.outputs.size(); ++o) args.push_back(fmt::format("a.out{}[{}]", o, j));
+    for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
+      args.push_back(rows ? fmt::format("a.out{}[(long long){} * a.nr + r]", o, j) : fmt::format("a.out{}[{}]", o, j));
+    }
     w_.line("epilogue({});", fmt::join(args, ", "));
+  }
+
+  // Row-resident: a block per row; each thread loads up to kRowsPerThread elements of the row
+  // into registers, the block reduces them, then each thread writes its elements' outputs.
+  void emit_rows_kernel() {
+    const std::string it = idx_t_;
+    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+      w_.line("__shared__ {} sh{}[32];", state_type(r_.reductions[i]), i);
+      w_.line("__shared__ {} shres{};", result_ctype(r_.reductions[i]), i);
+    }
+    w_.open_block(fmt::format("for ({0} j = blockIdx.x; j < a.nk; j += gridDim.x)", it));
+    unravel_class("j", 0);
+    emit_prologue_bases();
+    emit_states();
+    for (int j = 0; j < static_cast<int>(pro_.leaves.size()); ++j) {
+      const Leaf& l = pro_.leaves[static_cast<std::size_t>(j)];
+      if (l.kind == LeafKind::Buffer && !l.unravel) w_.line("{} c{}[{}];", storage_ctype(l.dtype), j, kRowsPerThread);
+    }
+    w_.line("#pragma unroll");
+    w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", kRowsPerThread));
+    w_.line("const {0} r = threadIdx.x + ({0})k * blockDim.x;", it);
+    w_.line("if (r >= a.nr) break;");
+    unravel_class("r", 1);
+    emit_prologue_call(true);
+    w_.close_block();
+    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+      w_.line("loom::red::block_reduce(s{0}, sh{0});", i);
+      if (r_.reductions[i].kind == ReduceKind::Variance) {
+        w_.line("if (threadIdx.x == 0) shres{0} = s{0}.result(a.ddof{0});", i);
+      } else {
+        w_.line("if (threadIdx.x == 0) shres{0} = s{0}.result();", i);
+      }
+    }
+    w_.line("__syncthreads();");
+    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+      w_.line("const {0} res{1} = shres{1};", result_ctype(r_.reductions[i]), i);
+    }
+    unravel_epilogue_class("j", 0);
+    w_.line("#pragma unroll");
+    w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", kRowsPerThread));
+    w_.line("const {0} r = threadIdx.x + ({0})k * blockDim.x;", it);
+    w_.line("if (r >= a.nr) break;");
+    unravel_epilogue_class("r", 1);
+    emit_epilogue("j", true);
+    w_.close_block();
+    w_.line("__syncthreads();  // shres is rewritten for the next row");
+    w_.close_block();
   }
 
   void emit_states() {
@@ -299,7 +392,9 @@ class ReduceEmitter {
     const std::string it = idx_t_;
     w_.line("extern \"C\" __global__ void __launch_bounds__(256)");
     w_.open_block(fmt::format("{}(const __grid_constant__ Args a)", name));
-    if (r_.strategy == ReduceStrategy::Cooperative) {
+    if (r_.strategy == ReduceStrategy::Rows) {
+      emit_rows_kernel();
+    } else if (r_.strategy == ReduceStrategy::Cooperative) {
       for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
         w_.line("__shared__ {} sh{}[32];", state_type(r_.reductions[i]), i);
       }

@@ -130,7 +130,9 @@ std::vector<Param> reduce_params(const KernelPlan& p) {
   for (int d = 0; d < r.prologue->shape.size(); ++d) {
     add(ParamKind::PrologueExtent, 0, d, fmt::format("pn{}", d), "long long");
   }
-  for (int d = 1; d < p.shape.size(); ++d) add(ParamKind::Extent, 0, d, fmt::format("n{}", d), "long long");
+  for (int d = r.strategy == ReduceStrategy::Rows ? 0 : 1; d < p.shape.size(); ++d) {
+    add(ParamKind::Extent, 0, d, fmt::format("n{}", d), "long long");
+  }
   for (std::size_t i = 0; i < r.reductions.size(); ++i) {
     if (r.reductions[i].kind == detail::ReduceKind::Variance) {
       add(ParamKind::Ddof, static_cast<int>(i), 0, fmt::format("ddof{}", i), "long long");

@@ -192,6 +192,9 @@ void build_key(KernelPlan& p) {
       append_key(k, last >= 0 && l.kind == LeafKind::Buffer && !l.unravel &&
                         l.idx[0].c[static_cast<std::size_t>(last)] == 1);
     }
+    append_key(k, static_cast<std::int64_t>(r.epilogue_reduced.size()));
+    for (std::uint8_t c : r.epilogue_reduced) append_key(k, c);
+    for (const Leaf& l : p.leaves) append_key(k, l.cache);
     k += r.prologue->key;
   }
 }

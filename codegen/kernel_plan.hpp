@@ -52,6 +52,8 @@ struct Leaf {
   std::shared_ptr<Unravel> unr;
   // Tiled path: read coalesced along its rows into a shared-memory tile, then transposed.
   bool tiled = false;
+  // Row-resident epilogues: the prologue leaf whose register copy this leaf reads (-1: none).
+  int cache = -1;
 };
 
 // One value the kernel computes: an op on earlier values, or a leaf read.
@@ -84,7 +86,11 @@ struct ReduceSpec {
 enum class ReduceStrategy : std::uint8_t {
   Cooperative,  // a block per output element (blocks split long reductions): inner, middle, all
   PerThread,    // a thread per output element, the reduced index in its loop: outer axes
+  Rows,         // row-resident: a block per row, kept in registers, outputs over the whole row
 };
+
+// Row-resident kernels: elements of a row per thread (registers) with 256 threads.
+inline constexpr int kRowsPerThread = 32;
 
 // The reduction part of a reduction kernel. The KernelPlan that owns it is the epilogue: its
 // iteration space is the output (one element per kept index), and its Reduced leaves take the
@@ -94,6 +100,7 @@ struct ReducePart {
   std::vector<std::uint8_t> reduced;     // per prologue dim: 1 when reduced
   std::vector<ReduceSpec> reductions;
   ReduceStrategy strategy = ReduceStrategy::Cooperative;
+  std::vector<std::uint8_t> epilogue_reduced;  // Rows: per epilogue dim, 1 when reduced
   std::int64_t nk = 1;  // kept elements: outputs
   std::int64_t nr = 1;  // reduced elements per output
   int block = 256;      // threads per block (Cooperative: a power of two >= 32)

@@ -49,10 +49,30 @@ struct Domain {
   Shape shape;
   std::uint32_t axes = 0;
   bool set = false;
+  bool rows = false;  // row-resident (KernelGroup::rows)
   friend bool operator==(const Domain& a, const Domain& b) {
-    return a.set == b.set && (!a.set || (a.shape == b.shape && a.axes == b.axes));
+    return a.set == b.set &&
+           (!a.set || (a.shape == b.shape && a.axes == b.axes && a.rows == b.rows));
   }
 };
+
+// Whether a kernel iterating over `root` can keep the rows of reduction n resident: the root
+// covers n's input exactly, the reduced axes are trailing, and a row fits the registers.
+bool row_resident(const Node& root, const Node& n) {
+  const Shape& in = n.in(0).shape;
+  if (!(root.shape == in) || in.empty()) return false;
+  std::int64_t extent = 1;
+  bool seen_reduced = false;
+  for (int d = 0; d < in.size(); ++d) {
+    if (n.reduces(d)) {
+      seen_reduced = true;
+      extent *= in[d];
+    } else if (seen_reduced) {
+      return false;  // a kept axis after a reduced one
+    }
+  }
+  return seen_reduced && extent <= kRowResidentMax;
+}
 
 // Where a kernel rooted at r may perform reductions, and which it may not (they are cut:
 // computed by a kernel of their own first). Returns r's reduction domain.
@@ -73,15 +93,18 @@ Domain place_reductions(const Node* r, const std::unordered_set<const Node*>& ma
         cut(n, "a reduction inside another reduction's input is computed first");
         continue;
       }
-      if (n->numel() != r->numel()) {
-        cut(n, "its result is broadcast back over the input (as in x - max(x)): computed first");
+      const bool rows = n->numel() != r->numel();
+      if (rows && !row_resident(*r, *n)) {
+        cut(n, "its result is broadcast back over the input (as in x - max(x)) along axes too long "
+               "to keep a row in registers, or not the last ones: computed first");
         continue;
       }
-      if (dom.set && !(dom.shape == in.shape && dom.axes == n->axes())) {
+      const Domain mine{in.shape, n->axes(), true, rows};
+      if (dom.set && !(dom == mine)) {
         cut(n, "one kernel reduces over one input shape and set of axes");
         continue;
       }
-      dom = Domain{in.shape, n->axes(), true};
+      dom = mine;
       into = true;
     }
     for (int i = 0; i < n->num_inputs; ++i) stack.emplace_back(n->inputs[static_cast<std::size_t>(i)].get(), into);
@@ -310,10 +333,11 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
     }
   }
 
-  std::vector<bool> group_domain(groups.size(), false);
+  std::vector<Domain> group_domain(groups.size());
   for (std::size_t g = 0; g < groups.size(); ++g) {
     for (const Node* r : groups[g]) {
-      group_domain[g] = group_domain[g] || place_reductions(r, mat, [](const Node*, const char*) {}).set;
+      const Domain d = place_reductions(r, mat, [](const Node*, const char*) {});
+      if (d.set) group_domain[g] = d;
     }
   }
 
@@ -353,7 +377,8 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
       plan.materialized.push_back(owner_ref.at(r));
     }
     kg.shape = kg.roots.front()->shape;
-    kg.reduction = group_domain[static_cast<std::size_t>(g)];
+    kg.reduction = group_domain[static_cast<std::size_t>(g)].set;
+    kg.rows = group_domain[static_cast<std::size_t>(g)].rows;
     plan.groups.push_back(std::move(kg));
   }
   return plan;

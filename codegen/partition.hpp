@@ -15,6 +15,9 @@ namespace loom::codegen {
 using detail::Node;
 using detail::NodeRef;
 
+// Longest reduced extent a row-resident kernel keeps in registers (256 threads x 32 each).
+inline constexpr std::int64_t kRowResidentMax = 8192;
+
 struct PartitionOptions {
   bool fusion = true;       // false: every elementwise op is its own kernel
   int max_kernel_ops = 256; // cut a kernel that would hold more ops
@@ -26,6 +29,10 @@ struct KernelGroup {
   // A reduction kernel: it performs the reductions (all over one input shape and axes) its
   // roots reach, their inputs as prologue and the roots as epilogue.
   bool reduction = false;
+  // Row-resident: the roots iterate over the reductions' input (the reduced axes are trailing
+  // and short), as softmax's exp(x - lse(x)): a block keeps each row in registers, reduces it,
+  // then computes the row's outputs (one read, one write).
+  bool rows = false;
 };
 
 // A requested array that is a view of a node computed (or evaluated) elsewhere: it gets that

@@ -15,9 +15,28 @@ namespace loom::codegen {
 KernelPlan plan_reduce(const KernelGroup& group, std::span<const NodeRef> boundary, int sm_count) {
   (void)sm_count;
   // --- the epilogue: outputs from the reductions' results ---
+  // Row-resident kernels iterate over the reductions' input (its dims classed kept/reduced).
+  const Node* any_reduce = nullptr;
+  if (group.rows) {
+    std::vector<const Node*> stack;
+    for (const NodeRef& r : group.roots) stack.push_back(r.get());
+    while (!stack.empty() && !any_reduce) {  // the first reduction the roots reach
+      const Node* n = stack.back();
+      stack.pop_back();
+      if (detail::acts_as_leaf(*n)) continue;
+      if (n->op == detail::Op::Reduce) {
+        any_reduce = n;
+        break;
+      }
+      for (int i = 0; i < n->num_inputs; ++i) stack.push_back(n->inputs[static_cast<std::size_t>(i)].get());
+    }
+  }
   AnalyzerInput ein;
   for (const NodeRef& r : group.roots) ein.roots.push_back(r.get());
   ein.iter = group.shape;
+  if (any_reduce) {
+    for (int d = 0; d < ein.iter.size(); ++d) ein.classes.push_back(any_reduce->reduces(d) ? 1 : 0);
+  }
   ein.boundary = boundary;
   ein.reduce_terminal = true;
   Analysis ea = analyze(ein);
@@ -25,14 +44,23 @@ KernelPlan plan_reduce(const KernelGroup& group, std::span<const NodeRef> bounda
   if (!p.needs_cut.empty()) return p;
 
   // Output j of the kernel is element j of every reduction in C order: the epilogue must read
-  // its reductions at the iteration's own linear index (no transpose in between).
-  const Shape cs = contiguous_strides(ea.iter);
+  // its reductions at the iteration's own linear index (no transpose in between). Row-resident:
+  // at the linear index of the kept dims only (the result broadcast along the row).
+  Shape cs = contiguous_strides(ea.iter);
+  if (any_reduce) {
+    std::int64_t acc = 1;
+    for (int d = ea.iter.size() - 1; d >= 0; --d) {
+      const bool red = ea.classes[static_cast<std::size_t>(d)] != 0;
+      cs[d] = red ? 0 : acc;
+      if (!red) acc *= ea.iter[d];
+    }
+  }
   std::vector<const Node*> reduces;
   for (const Leaf& l : p.leaves) {
     if (l.kind != LeafKind::Reduced) continue;
     bool identity = l.idx[0].c0 == 0;
     for (int d = 0; d < ea.iter.size(); ++d) {
-      if (ea.iter[d] > 1 && l.idx[0].c[static_cast<std::size_t>(d)] != cs[d]) identity = false;
+      if ((ea.iter[d] > 1 || cs[d] == 0) && l.idx[0].c[static_cast<std::size_t>(d)] != cs[d]) identity = false;
     }
     if (!identity) {
       p.needs_cut.push_back(l.node);
@@ -57,6 +85,20 @@ KernelPlan plan_reduce(const KernelGroup& group, std::span<const NodeRef> bounda
   }
   auto part = std::make_shared<ReducePart>();
   auto pro = std::make_shared<KernelPlan>(std::move(pa.plan));
+  if (any_reduce && ea.iter == pa.iter) {
+    // Epilogue reads of what the prologue loaded (the same buffer at the same element) come
+    // from the registers: softmax reads x once.
+    for (Leaf& el : p.leaves) {
+      if (el.kind != LeafKind::Buffer || el.unravel) continue;
+      for (std::size_t j = 0; j < pro->leaves.size(); ++j) {
+        const Leaf& pl = pro->leaves[j];
+        if (pl.kind == LeafKind::Buffer && !pl.unravel && pl.node == el.node && pl.idx[0] == el.idx[0]) {
+          el.cache = static_cast<int>(j);
+          break;
+        }
+      }
+    }
+  }
   part->reduced = collapse(*pro, pa.iter, pa.classes);
   for (int d = 0; d < pro->shape.size(); ++d) {
     (part->reduced[static_cast<std::size_t>(d)] ? part->nr : part->nk) *= pro->shape[d];
@@ -97,9 +139,15 @@ KernelPlan plan_reduce(const KernelGroup& group, std::span<const NodeRef> bounda
   while (block < 256 && block < part->nr) block *= 2;
   part->block = part->strategy == ReduceStrategy::Cooperative ? block : 256;
 
+  if (any_reduce) part->strategy = ReduceStrategy::Rows;
+
   // --- the epilogue's own plan ---
   for (const NodeRef& r : group.roots) p.roots.push_back(r);
-  collapse(p, ea.iter, std::vector<std::uint8_t>(static_cast<std::size_t>(ea.iter.size()), 0));
+  if (any_reduce) {
+    part->epilogue_reduced = collapse(p, ea.iter, ea.classes);
+  } else {
+    collapse(p, ea.iter, std::vector<std::uint8_t>(static_cast<std::size_t>(ea.iter.size()), 0));
+  }
   p.numel = group.shape.numel();
   p.path = Path::Unravel;
   p.vec = 1;
@@ -126,6 +174,11 @@ LaunchDims reduce_launch_dims(const KernelPlan& p, int sm_count) {
   const auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
   const std::int64_t want_blocks = 8 * std::max(sm_count, 1);  // a few waves on every SM
   std::int64_t splits = 1;
+  if (r.strategy == ReduceStrategy::Rows) {
+    d.block_x = 256;
+    d.grid_x = static_cast<unsigned>(std::clamp<std::int64_t>(r.nk, 1, 65535));
+    return d;
+  }
   if (r.strategy == ReduceStrategy::Cooperative) {
     d.block_x = static_cast<unsigned>(r.block);
     if (r.nk < want_blocks) {

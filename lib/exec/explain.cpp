@@ -85,7 +85,8 @@ std::string explain_string(const std::vector<Array>& arrays) {
       }
       s += fmt::format("  loop: {} reduction, {} outputs of {} elements each, input shape {} after collapsing, {}-bit index\n",
                        r.strategy == codegen::ReduceStrategy::Cooperative ? "cooperative (a block per output)"
-                                                                          : "per-thread (a thread per output)",
+                       : r.strategy == codegen::ReduceStrategy::Rows ? "row-resident (a block per row, kept in registers, outputs over the row)"
+                                                                     : "per-thread (a thread per output)",
                        r.nk, r.nr, to_string(r.prologue->shape), kp.index32 ? 32 : 64);
     } else {
       s += fmt::format("  loop: {} over {} elements, shape {} after collapsing, {}-bit index, {} per access\n",

@@ -176,3 +176,22 @@ TEST_CASE("long reductions split across blocks, and past 2^31 elements", "[gpu][
   CHECK(loom::sum(loom::ones({m}, DType::Int32)).item<std::int64_t>() == m);
   CHECK(loom::sum(loom::arange(m).reshape({-1, 1})[{loom::all, 0}] * 0 + 1).item<std::int64_t>() == m);
 }
+
+TEST_CASE("softmax and friends run as one row-resident kernel", "[gpu][reductions][fusion]") {
+  std::mt19937_64 rng(38);
+  for (std::int64_t row : {1, 31, 256, 1000, 8192}) {
+    INFO("row length " << row);
+    const Array x = loom::test::random_array(DType::Float32, {77, row}, rng);
+    const double n = static_cast<double>(row);
+    for (const Array& y : {loom::softmax(x, 1), loom::log_softmax(x, 1),
+                           (x - loom::mean(x, 1, true)) / loom::std(x, 1, true)}) {
+      const auto want = loom::test::reference_of(y);
+      loom::reset_cache_stats();
+      const auto got = loom::test::device_of(y);
+      CHECK(loom::cache_stats().launches == 1);
+      CHECK(loom::test::compare(got, want, 8 * 1.2e-7 * n + 1e-6, 1e-5) == "");
+    }
+  }
+  const Array h = loom::test::random_array(DType::Float16, {40, 300}, rng);
+  CHECK(loom::test::check_gpu(loom::softmax(h, 1), 2e-3, 1e-4) == "");
+}

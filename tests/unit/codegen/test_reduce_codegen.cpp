@@ -42,11 +42,21 @@ TEST_CASE("norm, logsumexp and mean+var are one kernel each", "[reduce][fusion]"
   CHECK(prepared({loom::ptp(x, 0)}).kernels.size() == 1);
 }
 
-TEST_CASE("a reduction broadcast back over its input is computed first", "[reduce][fusion]") {
+TEST_CASE("softmax-like kernels keep each row in registers: one kernel, one read", "[reduce][fusion]") {
   const Array x = loom::empty({64, 100}, DType::Float32);
-  const auto p = prepared({x - loom::max(x, 1, true)});
-  CHECK(p.kernels.size() == 2);
-  CHECK_THAT(loom::explain_string({x - loom::max(x, 1, true)}), Catch::Matchers::Contains("broadcast back"));
+  for (const Array& y : {x - loom::max(x, 1, true), loom::softmax(x, 1), loom::log_softmax(x, -1)}) {
+    const auto p = prepared({y});
+    REQUIRE(p.kernels.size() == 1);
+    CHECK(p.kernels[0].reduce->strategy == ReduceStrategy::Rows);
+    int cached = 0;
+    for (const auto& l : p.kernels[0].leaves) cached += l.cache >= 0;
+    CHECK(cached == 1);  // the epilogue's x comes from the registers the prologue filled
+  }
+  // Not along a leading axis, nor for rows longer than the registers hold: computed first.
+  CHECK(prepared({loom::softmax(x, 0)}).kernels.size() == 2);
+  CHECK_THAT(loom::explain_string({x - loom::max(x, 0, true)}), Catch::Matchers::Contains("broadcast back"));
+  const Array wide = loom::empty({4, 10000}, DType::Float32);
+  CHECK(prepared({loom::softmax(wide, 1)}).kernels.size() == 2);
   // A reduction of a reduction: the inner one first.
   CHECK(prepared({loom::sum(x - loom::mean(x, 1, true), 1)}).kernels.size() == 2);
 }
@@ -101,6 +111,8 @@ TEST_CASE("every reduction kernel compiles with NVRTC for sm_90", "[reduce][nvrt
       add({loom::nanmax(x, 1), loom::nanmin(x, 0), loom::nansum(x, 1), loom::nanmean(x, 0)});
       add({loom::logsumexp(x, 1)});
       add({loom::softmax(x, 1), loom::log_softmax(x, 0)});
+      add({loom::softmax(x, 1)});
+      add({x - loom::mean(x, 1, true) * loom::std(x, 1, true)});
     }
     add({loom::linalg::norm(x, {}, 1)});
   }
