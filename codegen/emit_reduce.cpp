@@ -174,9 +174,20 @@ class ReduceEmitter {
     }
   }
 
-  // The prologue call at the current kept and reduced coordinates. cached: buffer values go
-  // through register arrays c<j>[k] first (row-resident kernels reuse them in the epilogue).
-  void emit_prologue_call(bool cached = false) {
+  // Loads of the prologue's buffers at reduced index r into registers c<j>[slot].
+  void emit_prologue_loads(const std::string& slot) {
+    const int nd = pro_.shape.size();
+    const auto c = [&](int d) { return coord(d); };
+    for (int j = 0; j < static_cast<int>(pro_.leaves.size()); ++j) {
+      const Leaf& l = pro_.leaves[static_cast<std::size_t>(j)];
+      if (l.kind != LeafKind::Buffer || l.unravel) continue;
+      w_.line("c{}[{}] = a.pin{}[pb{} + {}];", j, slot, j, j,
+              affine_sum(fmt::format("pin{}", j), 1, nd, c, unit_reduced_dim(j)));
+    }
+  }
+
+  // The prologue call at the current coordinates, its buffers read from registers c<j>[slot].
+  void emit_prologue_call(const std::string& slot) {
     const int nd = pro_.shape.size();
     const auto c = [&](int d) { return coord(d); };
     std::vector<std::string> args{"a"};
@@ -197,14 +208,7 @@ class ReduceEmitter {
         continue;
       }
       if (l.kind == LeafKind::Buffer) {
-        const std::string load = fmt::format("a.pin{0}[pb{0} + {1}]", j,
-                                             affine_sum(fmt::format("pin{}", j), 1, nd, c, unit_reduced_dim(j)));
-        if (cached) {
-          w_.line("c{}[k] = {};", j, load);
-          args.push_back(fmt::format("c{}[k]", j));
-        } else {
-          args.push_back(load);
-        }
+        args.push_back(fmt::format("c{}[{}]", j, slot));
       } else if (l.kind == LeafKind::Eye) {
         args.push_back(fmt::format("pb{0}r + {1}", j, affine_sum(fmt::format("pg{}_row", j), 1, nd, c)));
         args.push_back(fmt::format("pb{0}c + {1}", j, affine_sum(fmt::format("pg{}_col", j), 1, nd, c)));
@@ -219,6 +223,33 @@ class ReduceEmitter {
     }
     w_.line("prologue({});", fmt::join(args, ", "));
     for (std::size_t i = 0; i < r_.reductions.size(); ++i) w_.line("s{0}.add(x{0}, r);", i);
+  }
+
+  void declare_caches(int count) {
+    for (int j = 0; j < static_cast<int>(pro_.leaves.size()); ++j) {
+      const Leaf& l = pro_.leaves[static_cast<std::size_t>(j)];
+      if (l.kind == LeafKind::Buffer && !l.unravel) w_.line("{} c{}[{}];", storage_ctype(l.dtype), j, count);
+    }
+  }
+
+  // `batch` elements at r = first + k * step (k < batch, r < end): first every load, back to back
+  // (a load behind a bounds check and the previous element's arithmetic would wait for it), then
+  // the arithmetic.
+  void emit_batch(const std::string& first, const std::string& step, const std::string& end, int batch) {
+    for (int phase = 0; phase < 2; ++phase) {
+      w_.line("#pragma unroll");
+      w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", batch));
+      w_.line("const {0} r = {1} + ({0})k * {2};", idx_t_, first, step);
+      w_.open_block(fmt::format("if (r < {})", end));
+      unravel_class("r", 1);
+      if (phase == 0) {
+        emit_prologue_loads("k");
+      } else {
+        emit_prologue_call("k");
+      }
+      w_.close_block();
+      w_.close_block();
+    }
   }
 
   // Declares e<d> for the epilogue dims of one class from `linear` (row-resident kernels).
@@ -311,17 +342,8 @@ class ReduceEmitter {
     unravel_class("j", 0);
     emit_prologue_bases();
     emit_states();
-    for (int j = 0; j < static_cast<int>(pro_.leaves.size()); ++j) {
-      const Leaf& l = pro_.leaves[static_cast<std::size_t>(j)];
-      if (l.kind == LeafKind::Buffer && !l.unravel) w_.line("{} c{}[{}];", storage_ctype(l.dtype), j, kRowsPerThread);
-    }
-    w_.line("#pragma unroll");
-    w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", kRowsPerThread));
-    w_.line("const {0} r = threadIdx.x + ({0})k * blockDim.x;", it);
-    w_.line("if (r >= a.nr) break;");
-    unravel_class("r", 1);
-    emit_prologue_call(true);
-    w_.close_block();
+    declare_caches(kRowsPerThread);
+    emit_batch("threadIdx.x", "blockDim.x", "a.nr", kRowsPerThread);
     for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
       w_.line("loom::red::block_reduce(s{0}, sh{0});", i);
       if (r_.reductions[i].kind == ReduceKind::Variance) {
@@ -405,10 +427,9 @@ class ReduceEmitter {
       emit_states();
       w_.line("const {0} r_begin = ({0})blockIdx.x * a.chunk;", it);
       w_.line("const {0} r_end = a.nr - r_begin < a.chunk ? ({0})a.nr : r_begin + ({0})a.chunk;", it);
-      w_.line("#pragma unroll 8  // several loads in flight per thread");
-      w_.open_block(fmt::format("for ({} r = r_begin + threadIdx.x; r < r_end; r += blockDim.x)", it));
-      unravel_class("r", 1);
-      emit_prologue_call();
+      w_.open_block(fmt::format("for ({} rb = r_begin + threadIdx.x; rb < r_end; rb += 8 * blockDim.x)", it));
+      declare_caches(8);
+      emit_batch("rb", "blockDim.x", "r_end", 8);
       w_.close_block();
       for (std::size_t i = 0; i < r_.reductions.size(); ++i) w_.line("loom::red::block_reduce(s{0}, sh{0});", i);
       w_.open_block("if (gridDim.x > 1)");
@@ -431,10 +452,9 @@ class ReduceEmitter {
       emit_states();
       w_.line("const {0} r_begin = ({0})blockIdx.y * a.chunk;", it);
       w_.line("const {0} r_end = a.nr - r_begin < a.chunk ? ({0})a.nr : r_begin + ({0})a.chunk;", it);
-      w_.line("#pragma unroll 4");
-      w_.open_block(fmt::format("for ({} r = r_begin; r < r_end; ++r)", it));
-      unravel_class("r", 1);
-      emit_prologue_call();
+      w_.open_block(fmt::format("for ({} rb = r_begin; rb < r_end; rb += 8)", it));
+      declare_caches(8);
+      emit_batch("rb", "1", "r_end", 8);
       w_.close_block();
       w_.open_block("if (gridDim.y > 1)");
       emit_split_combine("j", "gridDim.y", "blockIdx.y", false);
