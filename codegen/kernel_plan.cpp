@@ -175,6 +175,7 @@ void build_key(KernelPlan& p) {
     const ReducePart& r = *p.reduce;
     k += "|red|";
     append_key(k, static_cast<int>(r.strategy));
+    append_key(k, r.block < 256);  // short rows: a batch of one (emit_reduce)
     append_key(k, static_cast<std::int64_t>(r.reductions.size()));
     for (const ReduceSpec& spec : r.reductions) {
       append_key(k, static_cast<int>(spec.kind));
