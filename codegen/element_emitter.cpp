@@ -68,6 +68,22 @@ std::string apply_pattern(std::string pat, const std::array<std::string, 3>& arg
 
 }  // namespace
 
+std::vector<std::string> prelude_includes(std::initializer_list<const KernelPlan*> plans,
+                                          bool& needs_cuda_include) {
+  bool half = false, complex = false;
+  for (const KernelPlan* p : plans) {
+    for (const KValue& v : p->values) {
+      half = half || is_half(v.dtype);
+      complex = complex || is_complex(v.dtype);
+    }
+  }
+  std::vector<std::string> h{"loom_core.cuh"};
+  if (complex) h.push_back("loom_complex.cuh");
+  if (half) h.push_back("loom_half.cuh");
+  needs_cuda_include = half;
+  return h;
+}
+
 void emit_args(SourceWriter& w, std::span<const Param> params, const KernelPlan* const plans[2]) {
   w.open_block("struct Args");
   for (const Param& q : params) {

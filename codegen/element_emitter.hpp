@@ -4,6 +4,7 @@
 // helpers and its element function: the plan's values computed from its leaves, one const line
 // per node with an // op comment.
 
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <vector>
@@ -15,6 +16,11 @@ namespace loom::codegen {
 
 const char* path_name(Path p);
 std::string leaf_label(const KernelPlan& p, int j);
+
+// The prelude headers a kernel over these plans includes (loom_core.cuh, and loom_complex.cuh /
+// loom_half.cuh when such dtypes appear); sets needs_cuda_include for float16/bfloat16.
+std::vector<std::string> prelude_includes(std::initializer_list<const KernelPlan*> plans,
+                                          bool& needs_cuda_include);
 
 // `struct Args { ... };` with one field per parameter (plans[section] holds a field's leaf).
 void emit_args(SourceWriter& w, std::span<const Param> params, const KernelPlan* const plans[2]);

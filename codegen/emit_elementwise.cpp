@@ -31,15 +31,7 @@ class Emitter {
   KernelSource run() {
     KernelSource ks;
     ks.name = kernel_name(p_);
-    bool half = false, complex = false;
-    for (const KValue& v : p_.values) {
-      half = half || is_half(v.dtype);
-      complex = complex || is_complex(v.dtype);
-    }
-    ks.headers.push_back("loom_core.cuh");
-    if (complex) ks.headers.push_back("loom_complex.cuh");
-    if (half) ks.headers.push_back("loom_half.cuh");
-    ks.needs_cuda_include = half;
+    ks.headers = prelude_includes({&p_}, ks.needs_cuda_include);
 
     w_.line("// loom kernel {}", ks.name);
     for (std::size_t o = 0; o < p_.outputs.size(); ++o) {

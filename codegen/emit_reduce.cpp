@@ -66,18 +66,8 @@ class ReduceEmitter {
   KernelSource run() {
     KernelSource ks;
     ks.name = kernel_name(p_);
-    bool half = false, complex = false;
-    for (const KernelPlan* k : {&p_, &pro_}) {
-      for (const KValue& v : k->values) {
-        half = half || is_half(v.dtype);
-        complex = complex || is_complex(v.dtype);
-      }
-    }
-    ks.headers.push_back("loom_core.cuh");
-    if (complex) ks.headers.push_back("loom_complex.cuh");
-    if (half) ks.headers.push_back("loom_half.cuh");
+    ks.headers = prelude_includes({&p_, &pro_}, ks.needs_cuda_include);
     ks.headers.push_back("loom_reduce.cuh");
-    ks.needs_cuda_include = half;
 
     w_.line("// loom kernel {}", ks.name);
     for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
