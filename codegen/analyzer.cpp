@@ -28,16 +28,6 @@ struct FactorResult {
   std::int64_t split_inner = 0; // ...so that its inner part has this extent
 };
 
-bool is_c_contiguous(const Shape& shape, const Shape& strides) {
-  std::int64_t expect = 1;
-  for (int i = shape.size() - 1; i >= 0; --i) {
-    if (shape[i] == 1) continue;
-    if (strides[i] != expect) return false;
-    expect *= shape[i];
-  }
-  return true;
-}
-
 class Analyzer {
  public:
   explicit Analyzer(const AnalyzerInput& in) : in_(in) {
@@ -214,7 +204,8 @@ class Analyzer {
     Leaf leaf;
     leaf.node = n;
     leaf.dtype = n->dtype;
-    const bool has_buffer = n->realized() || n->op == Op::Buffer || !acts_as_leaf(*n);
+    // A call's output is a buffer too (exec runs calls first; explain() plans before that).
+    const bool has_buffer = n->realized() || n->op == Op::Buffer || n->op == Op::Call || !acts_as_leaf(*n);
     if (has_buffer) {
       leaf.kind = LeafKind::Buffer;
       Shape strides = contiguous_strides(n->shape);

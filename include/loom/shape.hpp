@@ -77,5 +77,7 @@ std::ostream& operator<<(std::ostream& os, const Shape& s);
 
 // C-contiguous strides, in elements.
 Shape contiguous_strides(const Shape& shape);
+// Whether element strides lay the shape out in C order (unit dims may have any stride).
+bool is_c_contiguous(const Shape& shape, const Shape& strides);
 
 }  // namespace loom

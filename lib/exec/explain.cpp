@@ -9,6 +9,7 @@
 #include <loom/eval.hpp>
 
 #include "codegen/emit_elementwise.hpp"
+#include "exec/calls.hpp"
 #include "exec/kernel_cache.hpp"
 #include "exec/realize.hpp"
 #include "runtime/device.hpp"
@@ -39,6 +40,10 @@ const char* path_text(codegen::Path p) {
 std::string leaf_text(const codegen::Leaf& l, int j) {
   switch (l.kind) {
     case codegen::LeafKind::Buffer:
+      if (l.node->op == detail::Op::Call && !l.node->realized()) {
+        return fmt::format("in{}: {}{} output {} of the library call {} (a barrier)", j, name(l.dtype),
+                           to_string(l.node->shape), l.node->k(), l.node->call()->name);
+      }
       return fmt::format("in{}: {}{} buffer{}", j, name(l.dtype), to_string(l.node->shape),
                          l.unravel ? " (index split per element: reshape of a strided layout)" : "");
     case codegen::LeafKind::Scalar:
@@ -52,16 +57,39 @@ std::string leaf_text(const codegen::Leaf& l, int j) {
   return "?";
 }
 
+
+// Library calls the plan reaches, with the plans that compute their inputs, indented.
+std::string calls_text(std::span<const detail::NodeRef> nodes, int depth) {
+  std::string s;
+  const std::string pad(static_cast<std::size_t>(2 * depth), ' ');
+  for (const auto& c : exec::pending_calls(nodes)) {
+    s += fmt::format("{}barrier: library call {}\n", pad, to_string(*c));
+    s += calls_text(c->inputs, depth + 1);
+    std::vector<detail::NodeRef> pending;
+    for (const detail::NodeRef& in : c->inputs) {
+      if (in->op != detail::Op::Buffer && in->op != detail::Op::Call && !in->realized()) pending.push_back(in);
+    }
+    if (pending.empty()) continue;
+    const exec::Prepared prep = exec::prepare(pending);
+    s += fmt::format("{}  its inputs first: {} kernel(s)", pad, prep.kernels.size());
+    for (const codegen::KernelPlan& kp : prep.kernels) s += " " + codegen::kernel_name(kp);
+    s += "\n";
+  }
+  return s;
+}
+
 }  // namespace
 
 std::string explain_string(const std::vector<Array>& arrays) {
   const std::vector<detail::NodeRef> nodes = nodes_of(arrays);
   const exec::Prepared prep = exec::prepare(nodes);
   const bool gpu = rt::has_gpu();
-  std::string s = fmt::format("loom plan: {} kernel(s), {} view(s) of results, fusion {}{}\n",
+  std::string s = calls_text(nodes, 0);
+  s += fmt::format("loom plan: {} kernel(s), {} view(s) of results, fusion {}{}{}\n",
                               prep.kernels.size(), prep.plan.view_roots.size(),
                               fusion_enabled() ? "on" : "off",
-                              gpu ? "" : " (no GPU: the host reference evaluator runs it)");
+                              gpu ? "" : " (no GPU: the host reference evaluator runs it)",
+                              s.empty() ? "" : ", after the library calls above");
   for (std::size_t g = 0; g < prep.kernels.size(); ++g) {
     const codegen::KernelPlan& kp = prep.kernels[g];
     const std::string state = gpu ? exec::to_string(exec::probe(rt::current_device(), kp)) : "not compiled (no GPU)";

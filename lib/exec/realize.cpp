@@ -10,6 +10,7 @@
 #include <loom/errors.hpp>
 #include <loom/eval.hpp>
 
+#include "exec/calls.hpp"
 #include "exec/kernel_cache.hpp"
 #include "exec/plan_cache.hpp"
 #include "reference/evaluator.hpp"
@@ -181,6 +182,12 @@ void realize(std::span<const NodeRef> outputs) {
     realize_on_host(outputs);
     return;
   }
+  for (const NodeRef& o : outputs) {
+    if (o->has_call && !o->realized()) {
+      run_calls(outputs);  // library calls first: their outputs are buffers to the plan
+      break;
+    }
+  }
   Prepared prep = cached_prepare(outputs, fusion_on(), rt::env().max_kernel_ops);
   const int device = rt::current_device();
   cudaStream_t stream = rt::current_stream(device);
@@ -238,6 +245,7 @@ void realize(std::span<const NodeRef> outputs) {
 }
 
 void set_poison_outputs(bool on) { g_poison.set(on); }
+bool poison_outputs() { return poison_on(); }
 
 bool fusion_enabled_impl() { return fusion_on(); }
 void set_fusion_impl(bool on) { g_fusion.set(on); }

@@ -30,6 +30,7 @@ void realize(std::span<const detail::NodeRef> outputs);
 // Tests: fill every kernel output with 0xff bytes before the kernel runs (NaN for floats), so
 // an element the kernel fails to write shows. Starts as LOOM_POISON_OUTPUTS.
 void set_poison_outputs(bool on);
+bool poison_outputs();
 
 // Host memory for the reference path, and device memory from the pool.
 std::shared_ptr<detail::Storage> host_storage(std::size_t nbytes);

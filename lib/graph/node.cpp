@@ -15,6 +15,7 @@ constexpr OpInfo kOpInfo[] = {
     {"arange", OpClass::Leaf, 0, "", ""},
     {"linspace", OpClass::Leaf, 0, "", ""},
     {"eye", OpClass::Leaf, 0, "", ""},
+    {"call", OpClass::Leaf, 0, "", ""},
     {"view", OpClass::View, 1, "", ""},
     {"reshape", OpClass::View, 1, "", ""},
     {"reduce", OpClass::Reduction, 1, "", ""},
@@ -33,6 +34,11 @@ std::shared_ptr<Node> new_node(Op op, DType dtype, const Shape& shape) {
   n->shape = shape;
   n->id = g_next_id.fetch_add(1, std::memory_order_relaxed);
   return n;
+}
+
+// A node reaches a call when an input does (set once the inputs are in place).
+void note_calls(Node& n) {
+  for (int i = 0; i < n.num_inputs; ++i) n.has_call |= n.inputs[static_cast<std::size_t>(i)]->has_call;
 }
 
 }  // namespace
@@ -119,6 +125,7 @@ NodeRef make_view(NodeRef input, const IndexMap& map, const Shape& shape) {
   n->mutable_extra().map = map;
   n->inputs[0] = std::move(input);
   n->num_inputs = 1;
+  note_calls(*n);
   return n;
 }
 
@@ -127,6 +134,7 @@ NodeRef make_reshape(NodeRef input, const Shape& shape) {
   auto n = new_node(Op::Reshape, input->dtype, shape);
   n->inputs[0] = std::move(input);
   n->num_inputs = 1;
+  note_calls(*n);
   return n;
 }
 
@@ -134,6 +142,7 @@ NodeRef make_cast(NodeRef input, DType dtype) {
   auto n = new_node(Op::Cast, dtype, input->shape);
   n->inputs[0] = std::move(input);
   n->num_inputs = 1;
+  note_calls(*n);
   return n;
 }
 
@@ -147,6 +156,7 @@ NodeRef make_elementwise(Op op, DType dtype, const Shape& shape, NodeRef a, Node
     [[maybe_unused]] const Node& in = *n->inputs[static_cast<std::size_t>(i)];
     assert(in.shape == shape || (in.op == Op::Constant && in.shape.empty()));
   }
+  note_calls(*n);
   return n;
 }
 
@@ -182,7 +192,32 @@ NodeRef make_reduce(NodeRef input, ReduceKind kind, std::uint32_t axes, std::int
   e.k = ddof;
   n->inputs[0] = std::move(input);
   n->num_inputs = 1;
+  note_calls(*n);
   return n;
+}
+
+std::vector<NodeRef> make_call(std::shared_ptr<CallSpec> spec) {
+  std::vector<NodeRef> outs;
+  for (std::size_t k = 0; k < spec->outputs.size(); ++k) {
+    auto n = new_node(Op::Call, spec->outputs[k].dtype, spec->outputs[k].shape);
+    Node::Extra& e = n->mutable_extra();
+    e.call = spec;
+    e.k = static_cast<std::int64_t>(k);
+    n->has_call = true;
+    spec->output_nodes.push_back(n);
+    outs.push_back(std::move(n));
+  }
+  return outs;
+}
+
+std::string to_string(const CallSpec& c) {
+  std::string s = c.name;
+  if (!c.text.empty()) s += " (" + c.text + ")";
+  s += ":";
+  for (const NodeRef& in : c.inputs) s += fmt::format(" {}{}", name(in->dtype), to_string(in->shape));
+  s += " ->";
+  for (const CallOutput& o : c.outputs) s += fmt::format(" {}{}", name(o.dtype), to_string(o.shape));
+  return s;
 }
 
 NodeRef make_copy(NodeRef input, bool force_materialize) {
@@ -190,6 +225,7 @@ NodeRef make_copy(NodeRef input, bool force_materialize) {
   n->inputs[0] = std::move(input);
   n->num_inputs = 1;
   n->force_materialize = force_materialize;
+  note_calls(*n);
   return n;
 }
 
@@ -203,6 +239,7 @@ std::string to_string(const Node& n) {
                        n.k() != 0);
       break;
     case Op::Eye: s += fmt::format(" k={}", n.k()); break;
+    case Op::Call: s += fmt::format(" output {} of {}", n.k(), n.call()->name); break;
     case Op::View: s += " " + n.map().to_string(); break;
     case Op::Reduce: {
       s += fmt::format(" {} axes=(", reduce_name(n.reduce_kind()));

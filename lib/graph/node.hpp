@@ -14,6 +14,7 @@
 #include <loom/dtype.hpp>
 #include <loom/shape.hpp>
 
+#include "graph/call.hpp"
 #include "graph/index_map.hpp"
 #include "graph/storage.hpp"
 
@@ -26,6 +27,7 @@ enum class Op : std::uint8_t {
   Arange,    // 1-d: value[i] = start + i * step
   Linspace,  // 1-d: value[i] = start + i * step, the last exactly stop when endpoint
   Eye,       // 2-d: value[i, j] = (j - i == k)
+  Call,      // output k() of a library call (Node::call(), graph/call.hpp): a barrier
   // Views (DESIGN.md decision 8).
   View,     // Node::map: an index map onto the input (transpose, slice, broadcast, ...)
   Reshape,  // the input's elements in C order, under a new shape
@@ -98,6 +100,7 @@ struct Node {
   Scalar value;       // Constant; Arange/Linspace: start
   bool weak = false;  // Constant made from a C++ number (NEP 50)
   bool force_materialize = false;  // Copy: cut fusion here (reshape of a non-viewable layout)
+  bool has_call = false;  // a library call is reachable (exec runs calls before planning)
   std::uint64_t id = 0;  // creation order, for stable printing only (never in keys)
 
   struct Extra {
@@ -110,6 +113,7 @@ struct Node {
     std::shared_ptr<Storage> storage;  // Buffer
     Shape strides;                     // Buffer: in elements
     std::int64_t offset = 0;           // Buffer: in elements
+    std::shared_ptr<const CallSpec> call;  // Call
   };
   const Scalar& value2() const { return extra().value2; }
   const Scalar& value3() const { return extra().value3; }
@@ -121,6 +125,7 @@ struct Node {
   const std::shared_ptr<Storage>& storage() const { return extra().storage; }
   const Shape& strides() const { return extra().strides; }
   std::int64_t offset() const { return extra().offset; }
+  const std::shared_ptr<const CallSpec>& call() const { return extra().call; }
   Extra& mutable_extra();  // for the factories, while the node is being built
 
   Node() = default;

@@ -168,6 +168,7 @@ OpTypes resolve_op_types(Op op, DType c, std::span<const DType> in) {
     case Op::Arange:
     case Op::Linspace:
     case Op::Eye:
+    case Op::Call:
     case Op::View:
     case Op::Reshape:
     case Op::Reduce:

@@ -54,4 +54,14 @@ Shape contiguous_strides(const Shape& shape) {
   return st;
 }
 
+bool is_c_contiguous(const Shape& shape, const Shape& strides) {
+  std::int64_t expect = 1;
+  for (int i = shape.size() - 1; i >= 0; --i) {
+    if (shape[i] == 1) continue;
+    if (strides[i] != expect) return false;
+    expect *= shape[i];
+  }
+  return true;
+}
+
 }  // namespace loom

@@ -212,6 +212,7 @@ void apply_elementwise(const Node& n, const std::vector<const HostArray*>& in, H
     case Op::Arange:
     case Op::Linspace:
     case Op::Eye:
+    case Op::Call:
     case Op::View:
     case Op::Reshape:
     case Op::Reduce: break;
@@ -274,6 +275,25 @@ std::vector<HostArray> evaluate(std::span<const NodeRef> outputs, const ReadStor
   }
   for (const NodeRef& o : outputs) ++uses[o.get()];  // outputs are never dropped early
 
+  // A library call runs once for all of its outputs: its inputs are evaluated (recursively,
+  // they may hold calls too), then its host implementation.
+  std::unordered_map<const ::loom::detail::CallSpec*, std::vector<HostArray>> calls;
+  const auto call_outputs = [&](const ::loom::detail::CallSpec& c) -> const std::vector<HostArray>& {
+    auto it = calls.find(&c);
+    if (it != calls.end()) return it->second;
+    if (!c.host) {
+      throw Error(fmt::format("{}: needs a GPU ({}), and the host evaluator has no implementation of it",
+                              c.name, c.text));
+    }
+    std::vector<HostArray> ins = evaluate(c.inputs, read);
+    std::vector<const HostArray*> in_ptrs;
+    for (const HostArray& h : ins) in_ptrs.push_back(&h);
+    std::vector<HostArray> outs;
+    for (const ::loom::detail::CallOutput& o : c.outputs) outs.push_back(make(o.dtype, o.shape));
+    c.host(in_ptrs, outs);
+    return calls.emplace(&c, std::move(outs)).first->second;
+  };
+
   std::unordered_map<const Node*, std::shared_ptr<HostArray>> vals;
   for (const Node* n : order) {
     auto out = std::make_shared<HostArray>(make(n->dtype, n->shape));
@@ -288,6 +308,7 @@ std::vector<HostArray> evaluate(std::span<const NodeRef> outputs, const ReadStor
         case Op::Arange: fill_arange(*n, *out); break;
         case Op::Linspace: fill_linspace(*n, *out); break;
         case Op::Eye: fill_eye(*n, *out); break;
+        case Op::Call: *out = call_outputs(*n->call()).at(static_cast<std::size_t>(n->k())); break;
         case Op::View: *out = view_of(*vals.at(n->inputs[0].get()), n->map(), n->shape); break;
         case Op::Reshape:
           out->data = vals.at(n->inputs[0].get())->data;

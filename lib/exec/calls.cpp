@@ -1,0 +1,134 @@
+#include "exec/calls.hpp"
+
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include <loom/errors.hpp>
+
+#include "exec/realize.hpp"
+#include "runtime/cuda_check.hpp"
+#include "runtime/device.hpp"
+
+namespace loom::exec {
+
+using detail::CallArg;
+using detail::CallSpec;
+using detail::Node;
+using detail::NodeRef;
+
+namespace {
+
+std::atomic<std::uint64_t> g_calls_run{0};
+
+// Where a realized node (or a buffer leaf) lies in memory.
+CallArg arg_of(const Node& n, std::shared_ptr<detail::Storage>* keep) {
+  CallArg a;
+  a.dtype = n.dtype;
+  a.shape = n.shape;
+  if (auto r = n.realized()) {
+    *keep = r->storage;
+    a.strides = r->strides;
+    a.offset = r->offset;
+  } else if (n.op == detail::Op::Buffer) {
+    *keep = n.storage();
+    a.strides = n.strides();
+    a.offset = n.offset();
+  } else {
+    throw Error(fmt::format("internal: call input {} was not evaluated", to_string(n)));
+  }
+  a.base = (*keep)->data();
+  return a;
+}
+
+class DeviceContext final : public detail::CallContext {
+ public:
+  void* workspace(std::size_t nbytes) override {
+    keep_.push_back(device_storage(device, nbytes));
+    return keep_.back()->data();
+  }
+  const CallArg& contiguous(int i) override {
+    CallArg& a = in.at(static_cast<std::size_t>(i));
+    if (a.c_contiguous()) return a;
+    // A loom copy kernel on this stream: the input as a buffer leaf, copied in C order.
+    NodeRef leaf = detail::make_buffer(inputs_.at(static_cast<std::size_t>(i)), a.dtype, a.shape, a.strides, a.offset);
+    NodeRef copy = detail::make_copy(leaf, true);
+    realize(std::span<const NodeRef>(&copy, 1));
+    std::shared_ptr<detail::Storage> s;
+    a = arg_of(*copy, &s);
+    keep_.push_back(std::move(s));
+    return a;
+  }
+  std::vector<std::shared_ptr<detail::Storage>> inputs_;  // keeps inputs alive
+  std::vector<std::shared_ptr<detail::Storage>> keep_;    // workspaces and copies
+};
+
+void run_one(const CallSpec& c) {
+  std::lock_guard lock(c.mu);
+  // Another output of this call may have been evaluated meanwhile.
+  for (const auto& w : c.output_nodes) {
+    if (auto o = w.lock(); o && o->realized()) return;
+  }
+  realize(c.inputs);
+  DeviceContext ctx;
+  ctx.device = rt::current_device();
+  cudaStream_t stream = rt::current_stream(ctx.device);
+  ctx.stream = stream;
+  for (const NodeRef& in : c.inputs) {
+    std::shared_ptr<detail::Storage> s;
+    ctx.in.push_back(arg_of(*in, &s));
+    order_after_last_use(*s, stream);
+    ctx.inputs_.push_back(std::move(s));
+  }
+  std::vector<std::shared_ptr<detail::Storage>> outs;
+  for (const detail::CallOutput& o : c.outputs) {
+    const std::size_t nbytes = static_cast<std::size_t>(o.shape.numel()) * itemsize(o.dtype);
+    outs.push_back(device_storage(ctx.device, nbytes));
+    ctx.out.push_back(outs.back()->data());
+    if (poison_outputs() && nbytes > 0) LOOM_CHECK_CUDA(cudaMemsetAsync(ctx.out.back(), 0xff, nbytes, stream));
+  }
+  c.device(ctx);
+  g_calls_run.fetch_add(1, std::memory_order_relaxed);
+  for (std::size_t k = 0; k < outs.size(); ++k) {
+    auto r = std::make_shared<detail::Realized>();
+    r->storage = outs[k];
+    r->strides = contiguous_strides(c.outputs[k].shape);
+    for (const auto& w : c.output_nodes) {
+      auto o = w.lock();
+      if (o && static_cast<std::size_t>(o->k()) == k) o->set_realized(r);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::shared_ptr<const CallSpec>> pending_calls(std::span<const NodeRef> outputs) {
+  std::vector<std::shared_ptr<const CallSpec>> calls;
+  std::unordered_set<const Node*> seen;
+  std::unordered_set<const CallSpec*> seen_calls;
+  std::vector<const Node*> stack;
+  for (const NodeRef& o : outputs) stack.push_back(o.get());
+  while (!stack.empty()) {
+    const Node* n = stack.back();
+    stack.pop_back();
+    if (!n->has_call || n->realized() || !seen.insert(n).second) continue;
+    if (n->op == detail::Op::Call) {
+      if (seen_calls.insert(n->call().get()).second) calls.push_back(n->call());
+      continue;
+    }
+    for (int i = 0; i < n->num_inputs; ++i) stack.push_back(n->inputs[static_cast<std::size_t>(i)].get());
+  }
+  return calls;
+}
+
+void run_calls(std::span<const NodeRef> outputs) {
+  // Each call evaluates its own inputs first (realize recurses into their calls).
+  for (const auto& c : pending_calls(outputs)) {
+    if (!c->device) throw Error(fmt::format("{}: has no device implementation", c->name));
+    run_one(*c);
+  }
+}
+
+std::uint64_t calls_run() { return g_calls_run.load(std::memory_order_relaxed); }
+
+}  // namespace loom::exec
