@@ -241,7 +241,8 @@ std::vector<std::uint64_t> pack_params(const KernelPlan& p, std::span<const Para
       case ParamKind::Tickets: words.push_back(reinterpret_cast<std::uintptr_t>(ws.tickets)); break;
       case ParamKind::Chunk: {
         const std::int64_t splits = std::max(ws.splits, 1);
-        words.push_back(i64((p.reduce->nr + splits - 1) / splits));
+        const std::int64_t v = p.reduce->vec;  // a block's range starts on a vector
+        words.push_back(i64((p.reduce->nr + splits * v - 1) / (splits * v) * v));
         break;
       }
     }

@@ -176,6 +176,7 @@ void build_key(KernelPlan& p) {
     k += "|red|";
     append_key(k, static_cast<int>(r.strategy));
     append_key(k, r.block < 256);  // short rows: a batch of one (emit_reduce)
+    append_key(k, r.vec);
     append_key(k, static_cast<std::int64_t>(r.reductions.size()));
     for (const ReduceSpec& spec : r.reductions) {
       append_key(k, static_cast<int>(spec.kind));
@@ -217,10 +218,23 @@ KernelPlan plan_kernel(const KernelGroup& group, std::span<const NodeRef> bounda
 
 void drop_vectors(KernelPlan& p) {
   p.vec = 1;
+  if (p.reduce && p.reduce->vec > 1) {
+    auto r = std::make_shared<ReducePart>(*p.reduce);
+    r->vec = 1;
+    p.reduce = std::move(r);
+  }
   build_key(p);
 }
 
 bool vector_aligned(const KernelPlan& p, const AddressOf& address_of, std::span<void* const> outputs) {
+  if (p.reduce && p.reduce->vec > 1) {  // the prologue's vector loads start aligned
+    for (const Leaf& l : p.reduce->prologue->leaves) {
+      if (l.kind != LeafKind::Buffer) continue;
+      const std::size_t item = itemsize(l.dtype);
+      const auto* base = static_cast<const char*>(address_of(l.node)) + l.idx[0].c0 * static_cast<std::int64_t>(item);
+      if (reinterpret_cast<std::uintptr_t>(base) % (item * static_cast<std::size_t>(p.reduce->vec)) != 0) return false;
+    }
+  }
   if (p.vec == 1) return true;
   const int nd = p.shape.size();
   const auto aligned = [&](const void* ptr, std::size_t item) {

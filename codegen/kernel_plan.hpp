@@ -104,6 +104,9 @@ struct ReducePart {
   std::int64_t nk = 1;  // kept elements: outputs
   std::int64_t nr = 1;  // reduced elements per output
   int block = 256;      // threads per block (Cooperative: a power of two >= 32)
+  // Cooperative: elements per load (one 16-byte or 8-byte access) when every buffer steps with
+  // stride 1 through the last dim, which is reduced and a multiple of vec long; 1 otherwise.
+  int vec = 1;
 };
 
 struct KernelPlan {

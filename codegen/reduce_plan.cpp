@@ -12,6 +12,35 @@
 
 namespace loom::codegen {
 
+namespace {
+
+// Elements per vector load of a cooperative loop: every prologue leaf a buffer (or a scalar)
+// stepping with stride 1 through the last dim, which is reduced; every other stride, and that
+// dim's extent, a multiple of the width (so a vector never straddles two rows). The pointers'
+// alignment is checked at launch (vector_aligned).
+int vector_width(const KernelPlan& pro, const std::vector<std::uint8_t>& reduced) {
+  const int nd = pro.shape.size();
+  if (nd == 0 || !reduced[static_cast<std::size_t>(nd - 1)]) return 1;
+  std::size_t widest = 0;
+  for (const Leaf& l : pro.leaves) {
+    if (l.kind == LeafKind::Scalar) continue;
+    if (l.kind != LeafKind::Buffer || l.unravel || l.idx[0].c[static_cast<std::size_t>(nd - 1)] != 1) return 1;
+    widest = std::max(widest, itemsize(l.dtype));
+  }
+  if (widest == 0) return 1;  // nothing read from memory
+  const int v = static_cast<int>(std::min<std::size_t>(4, 16 / widest));
+  if (v < 2 || pro.shape[nd - 1] % v != 0) return 1;
+  for (const Leaf& l : pro.leaves) {
+    if (l.kind != LeafKind::Buffer) continue;
+    for (int d = 0; d + 1 < nd; ++d) {
+      if (l.idx[0].c[static_cast<std::size_t>(d)] % v != 0) return 1;
+    }
+  }
+  return v;
+}
+
+}  // namespace
+
 KernelPlan plan_reduce(const KernelGroup& group, std::span<const NodeRef> boundary, int sm_count) {
   (void)sm_count;
   // --- the epilogue: outputs from the reductions' results ---
@@ -140,6 +169,7 @@ KernelPlan plan_reduce(const KernelGroup& group, std::span<const NodeRef> bounda
   part->block = part->strategy == ReduceStrategy::Cooperative ? block : 256;
 
   if (any_reduce) part->strategy = ReduceStrategy::Rows;
+  if (part->strategy == ReduceStrategy::Cooperative && part->block == 256) part->vec = vector_width(*pro, part->reduced);
 
   // --- the epilogue's own plan ---
   for (const NodeRef& r : group.roots) p.roots.push_back(r);
