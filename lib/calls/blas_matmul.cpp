@@ -214,8 +214,9 @@ Array gemm_call(const Operand& a, const Operand& b, DType t, const Shape& out_ba
   const bool swap_a = a.swap, conj_a = a.conj, swap_b = b.swap, conj_b = b.conj;
   spec->device = [=, oa = Operand{nullptr, swap_a, conj_a}, ob = Operand{nullptr, swap_b, conj_b}](CallContext& ctx) {
     if (m == 0 || n == 0 || batch == 0) return;
-    const MatrixLayout la = layout_in_call(ctx, 0, oa, out_batch);
-    const MatrixLayout lb = layout_in_call(ctx, 1, ob, out_batch);
+    // An empty sum (k == 0) reads no operand: run_gemm zero-fills C.
+    const MatrixLayout la = k > 0 ? layout_in_call(ctx, 0, oa, out_batch) : MatrixLayout{};
+    const MatrixLayout lb = k > 0 ? layout_in_call(ctx, 1, ob, out_batch) : MatrixLayout{};
     // Column-major C^T (n x m) = op(B) (n x k) * op(A) (k x m).
     rt::Gemm g;
     g.dtype = t;
