@@ -48,6 +48,7 @@ Env read_env() {
     if (!e.cuda_home.empty()) break;
   }
   e.poison_outputs = flag("LOOM_POISON_OUTPUTS", false);
+  e.tf32 = flag("LOOM_TF32", false);
   const std::string max_ops = get("LOOM_MAX_KERNEL_OPS");
   if (!max_ops.empty()) e.max_kernel_ops = std::max(8, std::atoi(max_ops.c_str()));
   return e;

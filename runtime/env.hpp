@@ -18,6 +18,7 @@ struct Env {
   std::string cuda_home;          // LOOM_CUDA_HOME, CUDA_HOME, CUDA_PATH (for cuda_fp16.h)
   int max_kernel_ops = 256;       // LOOM_MAX_KERNEL_OPS: cut fused kernels past this many ops
   bool poison_outputs = false;    // LOOM_POISON_OUTPUTS=1: fill outputs with 0xff before kernels
+  bool tf32 = false;              // LOOM_TF32=1: float32/complex64 matmuls may use TF32 tensor cores
 };
 
 const Env& env();

@@ -147,6 +147,10 @@ class Array {
   Array imag() const;
   Array conj() const;
 
+  // --- products (loom/blas.hpp) ---
+  Array matmul(const Array& b) const;  // loom::matmul(*this, b), NumPy's a @ b
+  Array dot(const Array& b) const;     // loom::dot(*this, b)
+
  private:
   static Array from_scalar(const Scalar& s);
   const detail::Node& checked() const;

@@ -2,6 +2,7 @@
 // loom: lazy, fused NumPy-like arrays on NVIDIA GPUs. Include this one header.
 
 #include <loom/array.hpp>
+#include <loom/blas.hpp>
 #include <loom/creation.hpp>
 #include <loom/device.hpp>
 #include <loom/dtype.hpp>

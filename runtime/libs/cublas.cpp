@@ -1,0 +1,130 @@
+#include "runtime/libs/cublas.hpp"
+
+#include <complex>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include <cublas_v2.h>
+
+#include <loom/errors.hpp>
+
+#include "runtime/cuda_check.hpp"
+#include "runtime/device.hpp"
+#include "runtime/libs/lib_check.hpp"
+
+#define LOOM_CHECK_CUBLAS(expr) LOOM_CHECK_LIBRARY("cuBLAS", cublasGetStatusName, CUBLAS_STATUS_ALLOC_FAILED, expr)
+
+namespace loom::rt {
+
+namespace {
+
+struct DeviceHandle {
+  std::once_flag once;
+  std::mutex mu;  // a handle's stream and workspace are per handle: one call at a time
+  cublasHandle_t handle = nullptr;
+};
+
+// Handles live until the process ends and are never destroyed: at exit the CUDA context may
+// already be gone, and cublasDestroy would then fault (PyTorch and CuPy do the same).
+DeviceHandle& handle_of(int device) {
+  static std::vector<std::unique_ptr<DeviceHandle>>* handles = [] {
+    auto* v = new std::vector<std::unique_ptr<DeviceHandle>>;
+    for (int d = 0; d < device_count(); ++d) v->push_back(std::make_unique<DeviceHandle>());
+    return v;
+  }();
+  if (device < 0 || device >= static_cast<int>(handles->size())) {
+    throw Error("cuBLAS: no GPU " + std::to_string(device));
+  }
+  DeviceHandle& h = *(*handles)[static_cast<std::size_t>(device)];
+  std::call_once(h.once, [&] {
+    LOOM_CHECK_CUBLAS(cublasCreate(&h.handle));
+    // Reductions inside a GEMM (split-K) accumulate in the compute type, never in a 16-bit
+    // output type: float16/bfloat16 products are summed in float32 throughout.
+    LOOM_CHECK_CUBLAS(cublasSetMathMode(
+        h.handle, static_cast<cublasMath_t>(CUBLAS_DEFAULT_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION)));
+  });
+  return h;
+}
+
+cudaDataType_t data_type(DType t) {
+  switch (t) {
+    case DType::Float16: return CUDA_R_16F;
+    case DType::BFloat16: return CUDA_R_16BF;
+    case DType::Float32: return CUDA_R_32F;
+    case DType::Float64: return CUDA_R_64F;
+    case DType::Complex64: return CUDA_C_32F;
+    case DType::Complex128: return CUDA_C_64F;
+    default: throw DTypeError(std::string("cuBLAS GEMM: no ") + std::string(name(t)) + " support");
+  }
+}
+
+cublasComputeType_t compute_type(DType t, bool tf32) {
+  if (t == DType::Float64 || t == DType::Complex128) return CUBLAS_COMPUTE_64F;
+  if (tf32 && (t == DType::Float32 || t == DType::Complex64)) return CUBLAS_COMPUTE_32F_FAST_TF32;
+  return CUBLAS_COMPUTE_32F;
+}
+
+cublasOperation_t op_of(GemmOp op) {
+  switch (op) {
+    case GemmOp::N: return CUBLAS_OP_N;
+    case GemmOp::T: return CUBLAS_OP_T;
+    case GemmOp::C: return CUBLAS_OP_C;
+  }
+  return CUBLAS_OP_N;
+}
+
+}  // namespace
+
+bool gemm_fits_int(const Gemm& g) {
+  constexpr std::int64_t kMax = INT32_MAX;
+  return g.m <= kMax && g.n <= kMax && g.k <= kMax && g.batch <= kMax && g.lda <= kMax && g.ldb <= kMax &&
+         g.ldc <= kMax;
+}
+
+const char* gemm_compute_name(DType dtype, bool tf32) {
+  switch (compute_type(dtype, tf32)) {
+    case CUBLAS_COMPUTE_64F: return "64F";
+    case CUBLAS_COMPUTE_32F_FAST_TF32: return "32F_FAST_TF32";
+    default: return "32F";
+  }
+}
+
+std::size_t gemm_workspace_bytes(int device) {
+  return device_props(device).cc_major >= 9 ? (std::size_t{32} << 20) : (std::size_t{4} << 20);
+}
+
+void run_gemm(int device, void* stream, const Gemm& g, void* workspace, std::size_t workspace_bytes) {
+  if (g.m == 0 || g.n == 0 || g.batch == 0) return;
+  if (g.k == 0) {  // an empty sum: C = 0 (C is dense here: ldc == m, stride_c == m * n)
+    const std::size_t nbytes = static_cast<std::size_t>(g.m * g.n * g.batch) * itemsize(g.dtype);
+    LOOM_CHECK_CUDA(cudaMemsetAsync(g.c, 0, nbytes, static_cast<cudaStream_t>(stream)));
+    return;
+  }
+  // alpha = 1, beta = 0 in the compute type's scalar type (complex: the real part first).
+  const std::complex<double> one_d(1, 0), zero_d(0, 0);
+  const std::complex<float> one_f(1, 0), zero_f(0, 0);
+  const bool wide = compute_type(g.dtype, g.tf32) == CUBLAS_COMPUTE_64F;
+  const void* alpha = wide ? static_cast<const void*>(&one_d) : static_cast<const void*>(&one_f);
+  const void* beta = wide ? static_cast<const void*>(&zero_d) : static_cast<const void*>(&zero_f);
+  const cudaDataType_t t = data_type(g.dtype);
+
+  DeviceHandle& h = handle_of(device);
+  std::lock_guard lock(h.mu);
+  LOOM_CHECK_CUBLAS(cublasSetStream(h.handle, static_cast<cudaStream_t>(stream)));
+  LOOM_CHECK_CUBLAS(cublasSetWorkspace(h.handle, workspace, workspace_bytes));
+  const cublasComputeType_t ct = compute_type(g.dtype, g.tf32);
+  if (gemm_fits_int(g)) {
+    const auto i = [](std::int64_t v) { return static_cast<int>(v); };
+    LOOM_CHECK_CUBLAS(cublasGemmStridedBatchedEx(h.handle, op_of(g.op_a), op_of(g.op_b), i(g.m), i(g.n), i(g.k), alpha,
+                                                 g.a, t, i(g.lda), g.stride_a, g.b, t, i(g.ldb), g.stride_b, beta, g.c,
+                                                 t, i(g.ldc), g.stride_c, i(g.batch), ct, CUBLAS_GEMM_DEFAULT));
+  } else {
+    LOOM_CHECK_CUBLAS(cublasGemmStridedBatchedEx_64(h.handle, op_of(g.op_a), op_of(g.op_b), g.m, g.n, g.k, alpha, g.a,
+                                                    t, g.lda, g.stride_a, g.b, t, g.ldb, g.stride_b, beta, g.c, t,
+                                                    g.ldc, g.stride_c, g.batch, ct, CUBLAS_GEMM_DEFAULT));
+  }
+}
+
+}  // namespace loom::rt
