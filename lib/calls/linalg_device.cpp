@@ -27,9 +27,14 @@ Solver::Solver(loom::detail::CallContext& ctx, std::string fn)
 
 void* Solver::workspace(std::size_t nbytes) { return nbytes == 0 ? nullptr : ctx_.workspace(nbytes); }
 
+Solver::~Solver() {
+  if (!host_.empty() && !waited_) LOOM_WARN_CUDA(cudaStreamSynchronize(stream_));
+}
+
 void* Solver::host_workspace(std::size_t nbytes) {
-  host_.resize(nbytes);
-  return nbytes == 0 ? nullptr : host_.data();
+  if (nbytes == 0) return nullptr;
+  host_.emplace_back(nbytes);
+  return host_.back().data();
 }
 
 void Solver::copy(void* dst, const void* src, std::size_t nbytes) {
@@ -49,6 +54,7 @@ void Solver::check_infos(const char* message) {
   std::vector<int> host(static_cast<std::size_t>(num_infos_));
   LOOM_CHECK_CUDA(cudaMemcpyAsync(host.data(), infos_, host.size() * sizeof(int), cudaMemcpyDeviceToHost, stream_));
   LOOM_CHECK_CUDA(cudaStreamSynchronize(stream_));
+  waited_ = true;
   for (int info : host) {
     if (info < 0) throw Error(fmt::format("internal: {}: cuSOLVER rejected argument {}", fn_, -info));
   }

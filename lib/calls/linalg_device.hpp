@@ -23,13 +23,16 @@ cudaDataType cuda_type(DType t);
 class Solver {
  public:
   Solver(loom::detail::CallContext& ctx, std::string fn);
+  ~Solver();  // waits for the stream first if host workspace was handed out and not waited for
+  Solver(const Solver&) = delete;
+  Solver& operator=(const Solver&) = delete;
   cusolverDnHandle_t handle() const { return dn_.handle; }
   cusolverDnParams_t params() const { return dn_.params; }
   cudaStream_t stream() const { return stream_; }
 
   // Pool memory valid for the work queued on the stream (nullptr for 0 bytes).
   void* workspace(std::size_t nbytes);
-  // Host workspace of a 64-bit API function; kept until the Solver goes.
+  // Host workspace of a 64-bit API function (usually none); kept until the Solver goes.
   void* host_workspace(std::size_t nbytes);
   // A copy of `nbytes` from src to dst, queued on the stream.
   void copy(void* dst, const void* src, std::size_t nbytes);
@@ -51,7 +54,8 @@ class Solver {
   rt::CusolverDn dn_;
   int* infos_ = nullptr;
   std::int64_t num_infos_ = 0;
-  std::vector<std::byte> host_;
+  std::vector<std::vector<std::byte>> host_;
+  bool waited_ = false;
 };
 
 // Offsets of batch element b in a stack of matrices of `elems` elements of dtype t.

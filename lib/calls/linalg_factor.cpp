@@ -126,9 +126,11 @@ QRResult qr(const Array& a, const std::string& mode) {
     return {complete ? eye(m, -1, 0, t).broadcast_to(q_shape) : zeros(q_shape, t),
             zeros(impl::with_matrix(batch, r_rows, n), t)};
   }
+  // Q's columns past the reflectors (complete, m > n) start as the identity's: LAPACK's orgqr
+  // sets them so itself; starting there holds whichever way an implementation reads them.
   const auto out = impl::make_call(
       "linalg.qr", fmt::format("cusolverDnXgeqrf + cusolverDn{}, {}", is_complex(t) ? "ungqr" : "orgqr", name(t)),
-      {astype(a, t).swapaxes(-1, -2)},
+      {astype(a, t).swapaxes(-1, -2), eye(m, q_cols, 0, t)},
       {{t, impl::with_matrix(batch, q_cols, m)}, {t, impl::with_matrix(batch, n, r_rows)}},
       [m, n, k, count, q_cols, r_rows](loom::detail::CallContext& ctx) {
         Solver s(ctx, "linalg.qr");
@@ -156,6 +158,7 @@ QRResult qr(const Array& a, const std::string& mode) {
           LOOM_CHECK_CUDA(cudaMemcpy2DAsync(impl::at(ctx.out[1], t, b, r_rows * n), r_rows * isz,
                                             impl::at(f, t, b, m * n), m * isz, r_rows * isz, n,
                                             cudaMemcpyDeviceToDevice, s.stream()));
+          if (q_cols > n) s.copy(impl::at(ctx.out[0], t, b, m * q_cols), ctx.contiguous(1).data(), m * q_cols * isz);
           s.copy(impl::at(ctx.out[0], t, b, m * q_cols), impl::at(f, t, b, m * n),
                  static_cast<std::size_t>(m * std::min(n, q_cols)) * isz);
         }

@@ -245,8 +245,8 @@ TEST_CASE("linalg gpu: cholesky gives L L^H = A (and U^H U); not positive defini
       for (std::int64_t j = 0; j < n; ++j) CHECK(ls[i](j, j).real() > 0);
     }
     // Only the lower (upper) triangle is read: junk in the other changes nothing.
-    CHECK(err(host(la::cholesky(with_junk(as[0], t, true)))[0], ls[0]) == 0);
-    CHECK(err(host(la::cholesky(with_junk(as[0], t, false), true))[0], us[0]) == 0);
+    CHECK(err(host(la::cholesky(with_junk(as[0], t, true)))[0], ls[0]) < tol(t, n));
+    CHECK(err(host(la::cholesky(with_junk(as[0], t, false), true))[0], us[0]) < tol(t, n));
     REQUIRE_THROWS_MATCHES(la::cholesky(-loom::eye(4, -1, 0, t)).eval(), loom::LinAlgError,
                            WhatContains("Matrix is not positive definite"));
   }
