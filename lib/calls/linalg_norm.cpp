@@ -1,6 +1,7 @@
 // np.linalg.norm (include/loom/linalg.hpp), built from reductions as NumPy's linalg.py builds
 // it: vector norms along one axis, matrix norms over two, by default the 2-norm of the flattened
 // array. Every step keeps the reduced dims (keepdims) and the result drops them at the end.
+// The matrix norms 2, -2 and "nuc" reduce the singular values (a cuSOLVER call).
 
 #include <loom/linalg.hpp>
 
@@ -13,6 +14,7 @@
 #include <loom/ops.hpp>
 
 #include "api/builders.hpp"
+#include "calls/linalg_common.hpp"
 #include "graph/promotion.hpp"
 
 namespace loom::linalg {
@@ -41,14 +43,25 @@ Array vector_norm(const Array& x, const NormOrd& ord, int axis) {
   return power(sum(power(abs(x), p), axis, true), 1.0 / p);
 }
 
-Array matrix_norm(const Array& x, const NormOrd& ord, int row, int col) {
+// NumPy's _multi_svd_norm: the max, min or sum of the singular values of x with the two axes
+// moved last, the reduced dims kept. `given`: the user's dtype (float16 is refused as by svd).
+Array svd_norm(const Array& x, const NormOrd& ord, int row, int col, DType given) {
+  impl::solver_type(given);
+  std::vector<std::int64_t> perm;
+  for (int i = 0; i < x.ndim(); ++i) {
+    if (i != row && i != col) perm.push_back(i);
+  }
+  perm.push_back(row);
+  perm.push_back(col);
+  const Array s = impl::singular_values(x.transpose(Shape(perm)), "linalg.norm");
+  const Array r = ord.name() == "nuc" ? sum(s, -1) : is_number(ord, 2) ? max(s, -1) : min(s, -1);
+  return r.expand_dims(std::min(row, col)).expand_dims(std::max(row, col));
+}
+
+Array matrix_norm(const Array& x, const NormOrd& ord, int row, int col, DType given) {
   if (row == col) throw ValueError("Duplicate axes given.");
   if (ord.is_none() || is_fro(ord)) return sqrt(sum_abs2(x, {row, col}));
-  if (ord.name() == "nuc" || is_number(ord, 2) || is_number(ord, -2)) {
-    throw ValueError(fmt::format(
-        "norm: ord={} of a matrix needs its singular values (an SVD), not available yet",
-        ord.number() ? fmt::format("{}", *ord.number()) : "'" + ord.name() + "'"));
-  }
+  if (ord.name() == "nuc" || is_number(ord, 2) || is_number(ord, -2)) return svd_norm(x, ord, row, col, given);
   // 1 / -1: the largest / smallest column sum; inf / -inf: the same over rows.
   if (is_number(ord, 1)) return max(sum(abs(x), row, true), col, true);
   if (is_number(ord, -1)) return min(sum(abs(x), row, true), col, true);
@@ -85,7 +98,7 @@ Array norm(const Array& x, const NormOrd& ord, const Axes& axis, bool keepdims) 
     for (std::int64_t a : axis.list()) axes.push_back(detail::normalize_axis(a, nd));
   }
   if (axes.size() == 1) return finish(vector_norm(xf, ord, axes[0]), axes);
-  if (axes.size() == 2) return finish(matrix_norm(xf, ord, axes[0], axes[1]), axes);
+  if (axes.size() == 2) return finish(matrix_norm(xf, ord, axes[0], axes[1], t), axes);
   throw ValueError("Improper number of dimensions to norm.");
 }
 
