@@ -47,7 +47,8 @@ class Generator {
  private:
   // Reserves `words` 32-bit words of the stream; returns where they start.
   std::uint64_t reserve(std::uint64_t words);
-  Array bits(const char* name, std::int64_t n);  // n uint32 words
+  Array bits(const char* op, std::int64_t n);  // n uint32 words
+  Array unit(const char* op, const Shape& shape, DType dtype);  // uniform on [0, 1)
   Array normals(const char* name, const Shape& shape, DType dtype);
 
   std::uint64_t seed_;

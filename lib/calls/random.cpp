@@ -132,26 +132,29 @@ Array Generator::normals(const char* name, const Shape& shape, DType dtype) {
   return z.reshape(shape);
 }
 
-// float64: NumPy's (next_uint64 >> 11) * 2^-53 from two words; narrower dtypes keep the top p
-// bits of one word: (w >> (32 - p)) * 2^-p, exact in the dtype, so never 1.
-Array Generator::random(const Shape& shape, DType dtype) {
-  check_shape(shape, "random");
-  check_float(dtype, "random");
+// Uniform [0, 1) for the distribution `op` (its name in errors and in explain()). float64:
+// NumPy's (next_uint64 >> 11) * 2^-53 from two words; narrower dtypes keep the top p bits of one
+// word: (w >> (32 - p)) * 2^-p, exact in the dtype, so never 1 (float32: NumPy's formula).
+Array Generator::unit(const char* op, const Shape& shape, DType dtype) {
+  check_shape(shape, op);
+  check_float(dtype, op);
   const std::int64_t n = shape.numel();
   if (n == 0) return zeros(shape, dtype);
   if (dtype == DType::Float64) {
-    auto [hi, lo] = halves(bits("random", 2 * n), shape);
+    auto [hi, lo] = halves(bits(op, 2 * n), shape);
     return (((hi << 32) | lo) >> 11).astype(DType::Float64) * 0x1p-53;
   }
   const int p = significand_bits(dtype);
-  const Array w = bits("random", n).reshape(shape);
+  const Array w = bits(op, n).reshape(shape);
   return ((w >> (32 - p)).astype(DType::Float32) * std::ldexp(1.0, -p)).astype(dtype);
 }
+
+Array Generator::random(const Shape& shape, DType dtype) { return unit("random", shape, dtype); }
 
 Array Generator::uniform(double low, double high, const Shape& shape, DType dtype) {
   check_float(dtype, "uniform");
   if (!std::isfinite(high - low)) throw ValueError("Range exceeds valid bounds");
-  return (random(shape, compute_dtype(dtype)) * (high - low) + low).astype(dtype);
+  return (unit("uniform", shape, compute_dtype(dtype)) * (high - low) + low).astype(dtype);
 }
 
 Array Generator::standard_normal(const Shape& shape, DType dtype) {
@@ -171,13 +174,13 @@ Array Generator::lognormal(double mean, double sigma, const Shape& shape, DType 
 // The inversion method: u in [0, 1) so 1 - u > 0 and the result is finite.
 Array Generator::standard_exponential(const Shape& shape, DType dtype) {
   check_float(dtype, "standard_exponential");
-  return (-log1p(-random(shape, compute_dtype(dtype)))).astype(dtype);
+  return (-log1p(-unit("standard_exponential", shape, compute_dtype(dtype)))).astype(dtype);
 }
 
 Array Generator::exponential(double scale, const Shape& shape, DType dtype) {
   check_non_negative(scale, "scale");
   check_float(dtype, "exponential");
-  return (-log1p(-random(shape, compute_dtype(dtype))) * scale).astype(dtype);
+  return (-log1p(-unit("exponential", shape, compute_dtype(dtype))) * scale).astype(dtype);
 }
 
 Array Generator::poisson(double lam, const Shape& shape) {

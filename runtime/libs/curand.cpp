@@ -86,7 +86,9 @@ void generate(Handle& h, const Draw& d, void* out) {
 }
 
 // Generators live until the process ends and are never destroyed: destroying them from static
-// destructors could run after the CUDA runtime has been torn down.
+// destructors could run after the CUDA runtime has been torn down. cuRAND allocates a device
+// generator's state itself (it takes no workspace): the one memory of loom::random outside the
+// pool (per-thread states for XORWOW and MRG32k3a; Philox is counter-based).
 std::mutex g_handles_mu;
 std::map<std::pair<int, RngType>, std::unique_ptr<Handle>> g_handles;  // device -1: the host
 
@@ -156,8 +158,8 @@ const char* curand_function(DrawKind kind) {
 // curandGeneratePoisson builds its lookup table for lambda on the device and may synchronize
 // there (cuRAND gives no stream-ordered variant); the other functions only queue kernels.
 // For XORWOW and MRG32k3a the generator's state lies in device memory: two streams drawing from
-// one generator at once are ordered by the mutex on the host only (Philox, the default, keeps no
-// device state: its kernels take the seed and offset as arguments).
+// one generator at once are ordered by the mutex on the host only, not on the device. Philox,
+// the default, is counter-based: a draw is a function of seed and offset alone.
 void generate_device(const Draw& d, int device, void* stream, void* out) {
   Handle& h = handle(device, d.type);
   std::lock_guard lock(h.mu);

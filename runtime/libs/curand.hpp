@@ -21,7 +21,7 @@ enum class DrawKind {
 };
 
 // The largest lambda curandGeneratePoisson accepts (it answers CURAND_STATUS_OUT_OF_RANGE past
-// it; measured with CUDA 13's host generator), and the smallest (lambda must be > 0).
+// it, and for lambda 0; measured with CUDA 13's host generator).
 inline constexpr double kMaxPoissonLambda = 400000.0;
 
 struct Draw {

@@ -105,7 +105,8 @@ TEST_CASE("argument errors use NumPy's wording", "[random][errors]") {
   CHECK_THROWS_MATCHES(g.standard_normal({}, DType::Complex64), loom::DTypeError,
                        WhatContains("Unsupported dtype complex64 for standard_normal"));
   CHECK_THROWS_MATCHES(g.uniform(0, INFINITY), loom::ValueError, WhatContains("Range exceeds valid bounds"));
-  CHECK_THROWS_MATCHES(g.random({2, -1}), loom::ValueError, WhatContains("negative dimensions are not allowed"));
+  CHECK_THROWS_MATCHES(g.random({2, -1}), loom::ValueError, WhatContains("random: negative dimensions are not allowed"));
+  CHECK_THROWS_MATCHES(g.uniform(0, 1, {-1}), loom::ValueError, WhatContains("uniform: negative dimensions are not allowed"));
   CHECK_THROWS_MATCHES(Generator(0, "mt19937"), loom::ValueError, WhatContains("unknown bit generator 'mt19937'"));
   CHECK(g.position() == 8);  // the two scalar draws that succeeded (4 words each); refusals reserve nothing
 }
@@ -117,7 +118,7 @@ TEST_CASE("a draw is a barrier; the distribution fuses into its consumer", "[ran
   CHECK_THAT(plan, Contains("barrier: library call random.normal (curandGenerateNormal philox, seed 42, offset 0)"));
   CHECK_THAT(plan, Contains("loom plan: 1 kernel(s)"));
   const Array e = g.exponential(1.0, {10});
-  CHECK_THAT(loom::explain_string({e}), Contains("random.random (curandGenerate philox, seed 42, offset 1000)"));
+  CHECK_THAT(loom::explain_string({e}), Contains("random.exponential (curandGenerate philox, seed 42, offset 1000)"));
 }
 
 TEST_CASE("the position advances when a draw is built, by whole 4-word blocks", "[random]") {
