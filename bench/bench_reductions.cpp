@@ -58,16 +58,7 @@ int main(int argc, char** argv) {
     std::printf("bench_reductions: no GPU\n");
     return 0;
   }
-  {
-    const std::size_t bytes = std::size_t{1} << 30;
-    void *a = nullptr, *b = nullptr;
-    cudaMalloc(&a, bytes);
-    cudaMalloc(&b, bytes);
-    const double ms = time_ms([&] { cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, 0); cudaDeviceSynchronize(); });
-    ceiling = 2.0 * bytes / ms / 1e6;
-    cudaFree(a);
-    cudaFree(b);
-  }
+  ceiling = loom::bench::copy_ceiling_gbs();
   std::printf("device %s, copy ceiling %.1f GB/s\n\n", loom::device_info().name.c_str(), ceiling);
   const std::int64_t n26 = std::int64_t{1} << 26, m = 8192;
   const Array v[2] = {(loom::arange(n26).astype(loom::float32) * 1e-7f - 3.0f).eval(),

@@ -7,6 +7,8 @@
 #include <functional>
 #include <vector>
 
+#include <cuda_runtime_api.h>
+
 #include <loom/device.hpp>
 
 namespace loom::bench {
@@ -29,6 +31,19 @@ inline double time_ms(const std::function<void()>& f, int reps = 20, int warm = 
     t.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
   }
   return median(t);
+}
+
+// The copy ceiling in GB/s: a 1 GiB device-to-device cudaMemcpy, read + write bytes.
+inline double copy_ceiling_gbs() {
+  const std::size_t bytes = std::size_t{1} << 30;
+  void *a = nullptr, *b = nullptr;
+  cudaMalloc(&a, bytes);
+  cudaMalloc(&b, bytes);
+  cudaMemset(a, 1, bytes);
+  const double ms = time_ms([&] { cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, 0); cudaDeviceSynchronize(); });
+  cudaFree(a);
+  cudaFree(b);
+  return 2.0 * static_cast<double>(bytes) / ms / 1e6;
 }
 
 }  // namespace loom::bench

@@ -11,5 +11,6 @@
 #include <loom/linalg.hpp>
 #include <loom/memory.hpp>
 #include <loom/ops.hpp>
+#include <loom/random.hpp>
 #include <loom/reductions.hpp>
 #include <loom/shape.hpp>

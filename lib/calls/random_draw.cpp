@@ -1,0 +1,38 @@
+#include "calls/random_draw.hpp"
+
+#include <fmt/format.h>
+
+#include "graph/call.hpp"
+#include "reference/evaluator.hpp"
+
+namespace loom::detail {
+
+namespace {
+
+DType draw_dtype(rt::DrawKind kind) {
+  switch (kind) {
+    case rt::DrawKind::Bits:
+    case rt::DrawKind::Poisson: return DType::UInt32;
+    case rt::DrawKind::Normal32: return DType::Float32;
+    case rt::DrawKind::Normal64: return DType::Float64;
+  }
+  return DType::UInt32;
+}
+
+}  // namespace
+
+Array make_draw(const char* name, const rt::Draw& d) {
+  auto spec = std::make_shared<CallSpec>();
+  spec->name = fmt::format("random.{}", name);
+  spec->text = fmt::format("{} {}, seed {}, offset {}", rt::curand_function(d.kind), rt::rng_name(d.type), d.seed,
+                           rt::curand_offset(d.type, d.kind, d.position));
+  if (d.kind == rt::DrawKind::Poisson) spec->text += fmt::format(", lambda {}", d.lambda);
+  spec->outputs = {{draw_dtype(d.kind), Shape{static_cast<std::int64_t>(d.n)}}};
+  spec->device = [d](CallContext& ctx) { rt::generate_device(d, ctx.device, ctx.stream, ctx.out[0]); };
+  spec->host = [d](std::span<const ref::HostArray* const>, std::span<ref::HostArray> out) {
+    rt::generate_host(d, out[0].data.data());
+  };
+  return Array(make_call(std::move(spec))[0]);
+}
+
+}  // namespace loom::detail
