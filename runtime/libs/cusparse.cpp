@@ -185,8 +185,7 @@ void to_dense(const Launch& l, const Matrix& a, void* dense) {
 }
 
 void dense_to_csr(const Launch& l, const void* dense, const Matrix& out) {
-  if (out.rows == 0) return;
-  if (out.cols == 0 || out.nnz == 0) {  // all row pointers 0
+  if (out.rows == 0 || out.cols == 0 || out.nnz == 0) {  // all row pointers 0
     const std::size_t nbytes = static_cast<std::size_t>(out.rows + 1) * itemsize(out.index_dtype);
     LOOM_CHECK_CUDA(cudaMemsetAsync(const_cast<void*>(out.offsets), 0, nbytes, stream_of(l)));
     return;
@@ -218,8 +217,7 @@ void dense_to_csr(const Launch& l, const void* dense, const Matrix& out) {
 }
 
 void csr_to_csc(const Launch& l, const Matrix& a, void* offsets, void* indices, void* values) {
-  if (a.cols == 0) return;
-  if (a.nnz == 0 || a.rows == 0) {
+  if (a.nnz == 0 || a.rows == 0 || a.cols == 0) {  // all column pointers 0
     LOOM_CHECK_CUDA(cudaMemsetAsync(offsets, 0, static_cast<std::size_t>(a.cols + 1) * sizeof(int), stream_of(l)));
     return;
   }
@@ -245,9 +243,8 @@ void expand_offsets(const Launch& l, const void* offsets, std::int64_t nnz, std:
 
 void coo_to_csr(const Launch& l, const Matrix& a, const void* identity, void* offsets, void* indices,
                 void* values) {
-  if (a.rows == 0) return;
   const cudaStream_t st = stream_of(l);
-  if (a.nnz == 0) {
+  if (a.nnz == 0 || a.rows == 0) {  // all row pointers 0
     LOOM_CHECK_CUDA(cudaMemsetAsync(offsets, 0, static_cast<std::size_t>(a.rows + 1) * sizeof(int), st));
     return;
   }

@@ -103,7 +103,8 @@ struct Case {
   double density;
 };
 const std::vector<Case> kCases = {{1, 1, 1.0},      {7, 13, 0.3},   {100, 50, 0.0},  {100, 50, 0.05},
-                                  {64, 257, 0.5},   {300, 1000, 0.01}, {1000, 300, 0.1}, {33, 33, 1.0}};
+                                  {64, 257, 0.5},   {300, 1000, 0.01}, {1000, 300, 0.1}, {33, 33, 1.0},
+                                  {0, 5, 0.5},      {4, 0, 0.5}};
 
 // body(t, c, h, a, rng) for a random matrix of every value dtype and case.
 using Body = std::function<void(DType, const Case&, const HostCsr&, const sp::csr_matrix&, std::mt19937_64&)>;

@@ -113,6 +113,21 @@ TEST_CASE("conversions between formats", "[sparse]") {
   CHECK_THAT(doubles(u.todense()), Equals(kDense));
 }
 
+TEST_CASE("empty matrices convert and multiply", "[sparse]") {
+  const auto i = [](std::vector<std::int32_t> v) { return loom::asarray(v); };
+  const sp::csr_matrix a(loom::asarray(std::vector<double>{}), i({}), i({0, 0, 0, 0}), {3, 0});
+  CHECK(a.todense().shape() == Shape{3, 0});
+  CHECK_THAT(ints(a.tocsc().indptr()), Equals(std::vector<std::int32_t>{0}));
+  CHECK_THAT(ints(a.tocoo().tocsr().indptr()), Equals(std::vector<std::int32_t>{0, 0, 0, 0}));
+  CHECK_THAT(doubles(a.matmul(loom::zeros({0}))), Equals(std::vector<double>{0, 0, 0}));
+  CHECK_THAT(doubles(a.matmul(loom::zeros({0, 2})).copy()), Equals(std::vector<double>(6, 0.0)));
+  const sp::csc_matrix e(loom::zeros({0, 4}));
+  CHECK(e.nnz() == 0);
+  CHECK_THAT(ints(e.indptr()), Equals(std::vector<std::int32_t>{0, 0, 0, 0, 0}));
+  CHECK_THAT(ints(e.tocsr().indptr()), Equals(std::vector<std::int32_t>{0}));
+  CHECK(e.matmul(loom::ones({4})).shape() == Shape{0});
+}
+
 TEST_CASE("transpose reuses the arrays", "[sparse]") {
   const sp::csr_matrix a = example();
   const sp::csc_matrix t = a.T();
