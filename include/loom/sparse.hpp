@@ -79,6 +79,8 @@ class spmatrix {
   Array data_;
   Array major_;  // CSR/CSC: indptr; COO: row
   Array minor_;  // CSR/CSC: indices; COO: col
+  // COO only: entries known to be in row order (made from CSR or CSC), so tocsr needs no sort.
+  bool rows_sorted_ = false;
 };
 
 // Elementwise operations on the stored values (scipy's _data_matrix): each is a lazy loom

@@ -174,6 +174,17 @@ Compressed coo_to_csr(const char* who, const Array& data, const Array& row, cons
   return {o[0], o[1], o[2]};
 }
 
+Array compress_rows(const char* who, const Array& row, std::int64_t rows, std::int64_t cols) {
+  const std::int64_t nnz = row.size();
+  auto spec = new_spec(who, "cusparseXcoo2csr", {int32_index(who, row, rows, cols, nnz)});
+  spec->outputs = {{DType::Int32, Shape{rows + 1}}};
+  spec->device = [nnz, rows](CallContext& ctx) {
+    rts::compress_rows(launch_of(ctx), ctx.contiguous(0).data(), nnz, rows, ctx.out[0]);
+  };
+  spec->host = [rows](Ins in, Outs out) { host::compress_rows(*in[0], rows, out[0]); };
+  return run(std::move(spec))[0];
+}
+
 Compressed dense_to_csr(const Array& dense, std::int64_t nnz, DType index) {
   const std::int64_t rows = dense.shape()[0], cols = dense.shape()[1];
   auto spec = new_spec("sparse.from_dense",

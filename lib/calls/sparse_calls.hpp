@@ -37,6 +37,8 @@ Array expand_offsets(const char* who, const Array& indptr, std::int64_t nnz, std
 // CSR arrays of a rows x cols COO matrix, its entries stable-sorted by row.
 Compressed coo_to_csr(const char* who, const Array& data, const Array& row, const Array& col, std::int64_t rows,
                       std::int64_t cols);
+// Row pointers (rows + 1) of COO rows already in order.
+Array compress_rows(const char* who, const Array& row, std::int64_t rows, std::int64_t cols);
 // CSR arrays of a dense 2-D array holding nnz nonzeros, with `index` indices (int32 or int64).
 Compressed dense_to_csr(const Array& dense, std::int64_t nnz, DType index);
 

@@ -103,11 +103,9 @@ void to_dense(Format f, const Shape& shape, const HostArray& major, const HostAr
 
 void bucket(const HostArray& key, const HostArray& other, const HostArray& data, std::int64_t num_buckets,
             HostArray& offsets, HostArray& other_out, HostArray& data_out) {
+  compress_rows(key, num_buckets, offsets);
   const auto keys = indices_of(key), others = indices_of(other);
-  std::vector<std::int64_t> start(static_cast<std::size_t>(num_buckets) + 1, 0);
-  for (std::int64_t k : keys) ++start[static_cast<std::size_t>(k) + 1];
-  for (std::size_t b = 0; b < static_cast<std::size_t>(num_buckets); ++b) start[b + 1] += start[b];
-  for (std::size_t b = 0; b < start.size(); ++b) store_index(offsets, b, start[b]);
+  std::vector<std::int64_t> start = indices_of(offsets);  // the next free slot of each bucket
   const std::size_t item = itemsize(data.dtype);
   for (std::size_t k = 0; k < keys.size(); ++k) {
     const auto dst = static_cast<std::size_t>(start[static_cast<std::size_t>(keys[k])]++);
@@ -123,6 +121,13 @@ void expand_offsets(const HostArray& offsets, HostArray& out) {
       store_index(out, static_cast<std::size_t>(k), static_cast<std::int64_t>(p));
     }
   }
+}
+
+void compress_rows(const HostArray& row, std::int64_t rows, HostArray& offsets) {
+  std::vector<std::int64_t> start(static_cast<std::size_t>(rows) + 1, 0);
+  for (std::int64_t r : indices_of(row)) ++start[static_cast<std::size_t>(r) + 1];
+  for (std::size_t b = 0; b < static_cast<std::size_t>(rows); ++b) start[b + 1] += start[b];
+  for (std::size_t b = 0; b < start.size(); ++b) store_index(offsets, b, start[b]);
 }
 
 void dense_to_csr(const HostArray& dense, HostArray& data, HostArray& indices, HostArray& indptr) {

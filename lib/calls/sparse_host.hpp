@@ -24,6 +24,8 @@ void bucket(const HostArray& key, const HostArray& other, const HostArray& data,
             HostArray& offsets, HostArray& other_out, HostArray& data_out);
 // out[k] = the p with offsets[p] <= k < offsets[p + 1].
 void expand_offsets(const HostArray& offsets, HostArray& out);
+// offsets (rows + 1) of row indices in order.
+void compress_rows(const HostArray& row, std::int64_t rows, HostArray& offsets);
 // CSR of a C-ordered dense (rows, cols) array: data, indices, indptr.
 void dense_to_csr(const HostArray& dense, HostArray& data, HostArray& indices, HostArray& indptr);
 

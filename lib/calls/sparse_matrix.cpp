@@ -167,9 +167,12 @@ spmatrix spmatrix::from_dense(Format f, const Array& dense) {
   switch (f) {
     case Format::csr:
     case Format::csc: return spmatrix(f, shape, c.data, c.indptr, c.indices);
-    case Format::coo:
-      return spmatrix(f, shape, c.data, detail::expand_offsets("sparse.coo_matrix", c.indptr, nnz, shape[0]),
-                      c.indices.astype(DType::Int32));
+    case Format::coo: {
+      spmatrix s(f, shape, c.data, detail::expand_offsets("sparse.coo_matrix", c.indptr, nnz, shape[0]),
+                 c.indices.astype(DType::Int32));
+      s.rows_sorted_ = true;
+      return s;
+    }
   }
   return spmatrix(f, shape, c.data, c.indptr, c.indices);
 }
@@ -202,6 +205,11 @@ csr_matrix spmatrix::tocsr() const {
       return csr_matrix(spmatrix(Format::csr, shape_, c.data, c.indptr, c.indices));
     }
     case Format::coo: {
+      if (rows_sorted_) {  // only the row pointers are new
+        return csr_matrix(spmatrix(Format::csr, shape_, data_,
+                                   detail::compress_rows("sparse.tocsr", major_, shape_[0], shape_[1]),
+                                   minor_.astype(DType::Int32)));
+      }
       const auto c = detail::coo_to_csr("sparse.tocsr", data_, major_, minor_, shape_[0], shape_[1]);
       return csr_matrix(spmatrix(Format::csr, shape_, c.data, c.indptr, c.indices));
     }
@@ -227,10 +235,12 @@ csc_matrix spmatrix::tocsc() const {
 coo_matrix spmatrix::tocoo() const {
   const std::int64_t n = nnz();
   switch (format_) {
-    case Format::csr:
-      return coo_matrix(spmatrix(Format::coo, shape_, data_,
-                                 detail::expand_offsets("sparse.tocoo", major_, n, shape_[0]),
-                                 minor_.astype(DType::Int32)));
+    case Format::csr: {
+      spmatrix s(Format::coo, shape_, data_, detail::expand_offsets("sparse.tocoo", major_, n, shape_[0]),
+                 minor_.astype(DType::Int32));
+      s.rows_sorted_ = true;
+      return coo_matrix(s);
+    }
     case Format::csc:
       return coo_matrix(spmatrix(Format::coo, shape_, data_, minor_.astype(DType::Int32),
                                  detail::expand_offsets("sparse.tocoo", major_, n, shape_[1])));

@@ -241,6 +241,15 @@ void expand_offsets(const Launch& l, const void* offsets, std::int64_t nnz, std:
                                        as_int(major, "Xcsr2coo"), static_cast<int*>(out), CUSPARSE_INDEX_BASE_ZERO));
 }
 
+void compress_rows(const Launch& l, const void* row, std::int64_t nnz, std::int64_t rows, void* offsets) {
+  if (nnz == 0 || rows == 0) {
+    LOOM_CHECK_CUDA(cudaMemsetAsync(offsets, 0, static_cast<std::size_t>(rows + 1) * sizeof(int), stream_of(l)));
+    return;
+  }
+  LOOM_CHECK_CUSPARSE(cusparseXcoo2csr(handle(l), static_cast<const int*>(row), as_int(nnz, "Xcoo2csr"),
+                                       as_int(rows, "Xcoo2csr"), static_cast<int*>(offsets), CUSPARSE_INDEX_BASE_ZERO));
+}
+
 void coo_to_csr(const Launch& l, const Matrix& a, const void* identity, void* offsets, void* indices,
                 void* values) {
   const cudaStream_t st = stream_of(l);
@@ -272,7 +281,7 @@ void coo_to_csr(const Launch& l, const Matrix& a, const void* identity, void* of
     ~Destroy() { cusparseDestroySpVec(d); }
   } destroy{dst};
   LOOM_CHECK_CUSPARSE(cusparseGather(h, src.d, dst));
-  LOOM_CHECK_CUSPARSE(cusparseXcoo2csr(h, rows, nnz, m, static_cast<int*>(offsets), CUSPARSE_INDEX_BASE_ZERO));
+  compress_rows(l, rows, a.nnz, a.rows, offsets);
 }
 
 }  // namespace loom::rt::sparse

@@ -45,6 +45,8 @@ void dense_to_csr(const Launch& l, const void* dense, const Matrix& out);
 void csr_to_csc(const Launch& l, const Matrix& a, void* offsets, void* indices, void* values);
 // The major index of every entry of a compressed matrix (rows of a CSR), cusparseXcsr2coo.
 void expand_offsets(const Launch& l, const void* offsets, std::int64_t nnz, std::int64_t major, void* out);
+// Row pointers (rows + 1) of nnz COO row indices in order, cusparseXcoo2csr.
+void compress_rows(const Launch& l, const void* row, std::int64_t nnz, std::int64_t rows, void* offsets);
 // CSR of a COO matrix (32-bit indices), its entries stable-sorted by row: cusparseXcoosortByRow
 // with `identity` (0..nnz-1) as the starting permutation, cusparseGather, cusparseXcoo2csr.
 void coo_to_csr(const Launch& l, const Matrix& a, const void* identity, void* offsets, void* indices,

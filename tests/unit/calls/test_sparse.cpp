@@ -97,6 +97,13 @@ TEST_CASE("conversions between formats", "[sparse]") {
   CHECK_THAT(ints(c.tocoo().col()), Equals(std::vector<std::int32_t>{0, 0, 1, 2, 2, 3}));
   CHECK_THAT(doubles(c.tocoo().todense()), Equals(kDense));
 
+  // A COO made from CSR knows its row order: tocsr rebuilds only the row pointers.
+  const sp::csr_matrix again = o.tocsr();
+  CHECK(again.data().node() == a.data().node());
+  CHECK_THAT(loom::explain_string({again.indptr()}), Contains("(cusparseXcoo2csr)"));
+  CHECK_THAT(ints(again.indptr()), Equals(std::vector<std::int32_t>{0, 2, 3, 6}));
+  CHECK_THAT(loom::explain_string({o.T().tocsr().indptr()}), Contains("cusparseXcoosortByRow"));
+
   // An unsorted COO with the entries of A: CSR sorts by row, stable within a row.
   const sp::coo_matrix u(loom::asarray(std::vector<double>{6, 3, 1, 4, 2, 5}),
                          {loom::asarray(std::vector<std::int32_t>{2, 1, 0, 2, 0, 2}),
