@@ -6,7 +6,9 @@
 //
 // Values: float32, float64, complex64, complex128 (cuSPARSE's types; convert other data with
 // astype first). Indices: int32, or int64 when a dimension or nnz needs it (as scipy chooses).
-// Index arrays of any integer dtype are accepted and converted.
+// Index arrays of any integer dtype are accepted and converted. Conversions between formats give
+// int32 indices (cuSPARSE converts with no other); a matrix too large for them can be multiplied
+// and densified, and its conversions throw ValueError.
 //
 // What runs when: building a matrix from index arrays validates their contents with loom
 // reductions on the device (min, max, a monotonicity test) whose five scalars are read back in
