@@ -14,3 +14,4 @@
 #include <loom/random.hpp>
 #include <loom/reductions.hpp>
 #include <loom/shape.hpp>
+#include <loom/sparse.hpp>

@@ -1,0 +1,152 @@
+#include "calls/sparse_host.hpp"
+
+#include <algorithm>
+#include <complex>
+#include <cstring>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include <loom/errors.hpp>
+
+namespace loom::sparse::host {
+
+namespace {
+
+// Index arrays of either index dtype, read and written as int64.
+std::vector<std::int64_t> indices_of(const HostArray& a) {
+  std::vector<std::int64_t> v(a.numel());
+  for (std::size_t k = 0; k < v.size(); ++k) {
+    if (a.dtype == DType::Int32) {
+      v[k] = reinterpret_cast<const std::int32_t*>(a.data.data())[k];
+    } else if (a.dtype == DType::Int64) {
+      v[k] = reinterpret_cast<const std::int64_t*>(a.data.data())[k];
+    } else {
+      throw Error(fmt::format("internal: sparse index array of dtype {}", name(a.dtype)));
+    }
+  }
+  return v;
+}
+
+void store_index(HostArray& a, std::size_t k, std::int64_t v) {
+  if (a.dtype == DType::Int32) {
+    reinterpret_cast<std::int32_t*>(a.data.data())[k] = static_cast<std::int32_t>(v);
+  } else {
+    reinterpret_cast<std::int64_t*>(a.data.data())[k] = v;
+  }
+}
+
+// Calls f.operator()<T, W>() for the value type T of dtype t and its accumulator type W.
+template <class F> void visit_value(DType t, F&& f) {
+  switch (t) {
+    case DType::Float32: f.template operator()<float, double>(); return;
+    case DType::Float64: f.template operator()<double, double>(); return;
+    case DType::Complex64: f.template operator()<std::complex<float>, std::complex<double>>(); return;
+    case DType::Complex128: f.template operator()<std::complex<double>, std::complex<double>>(); return;
+    default: break;
+  }
+  throw Error(fmt::format("internal: sparse values of dtype {}", name(t)));
+}
+
+// f(k, i, j) for each stored entry k at row i, column j.
+template <class F>
+void for_each_entry(Format format, const std::vector<std::int64_t>& major, const std::vector<std::int64_t>& minor,
+                    F&& f) {
+  if (format == Format::coo) {
+    for (std::size_t k = 0; k < minor.size(); ++k) f(k, major[k], minor[k]);
+    return;
+  }
+  for (std::size_t p = 0; p + 1 < major.size(); ++p) {
+    for (auto k = static_cast<std::size_t>(major[p]); k < static_cast<std::size_t>(major[p + 1]); ++k) {
+      const auto q = static_cast<std::int64_t>(p);
+      if (format == Format::csr) {
+        f(k, q, minor[k]);
+      } else {
+        f(k, minor[k], q);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void spmm(Format f, const Shape& shape, const HostArray& major, const HostArray& minor, const HostArray& data,
+          const HostArray& xt, HostArray& out) {
+  const std::int64_t rows = shape[0], cols = shape[1];
+  const std::int64_t n = cols == 0 ? static_cast<std::int64_t>(out.numel()) / std::max<std::int64_t>(rows, 1)
+                                   : static_cast<std::int64_t>(xt.numel()) / cols;
+  const auto ma = indices_of(major), mi = indices_of(minor);
+  visit_value(data.dtype, [&]<class T, class W>() {
+    const T* v = reinterpret_cast<const T*>(data.data.data());
+    const T* x = reinterpret_cast<const T*>(xt.data.data());
+    std::vector<W> acc(out.numel(), W(0));
+    for_each_entry(f, ma, mi, [&](std::size_t k, std::int64_t i, std::int64_t j) {
+      for (std::int64_t c = 0; c < n; ++c) {
+        acc[static_cast<std::size_t>(c * rows + i)] += W(v[k]) * W(x[c * cols + j]);
+      }
+    });
+    T* o = reinterpret_cast<T*>(out.data.data());
+    for (std::size_t e = 0; e < acc.size(); ++e) o[e] = static_cast<T>(acc[e]);
+  });
+}
+
+void to_dense(Format f, const Shape& shape, const HostArray& major, const HostArray& minor, const HostArray& data,
+              HostArray& out) {
+  const auto ma = indices_of(major), mi = indices_of(minor);
+  visit_value(data.dtype, [&]<class T, class W>() {
+    const T* v = reinterpret_cast<const T*>(data.data.data());
+    T* o = reinterpret_cast<T*>(out.data.data());
+    std::fill(o, o + out.numel(), T(0));
+    for_each_entry(f, ma, mi, [&](std::size_t k, std::int64_t i, std::int64_t j) { o[i * shape[1] + j] += v[k]; });
+  });
+}
+
+void bucket(const HostArray& key, const HostArray& other, const HostArray& data, std::int64_t num_buckets,
+            HostArray& offsets, HostArray& other_out, HostArray& data_out) {
+  compress_rows(key, num_buckets, offsets);
+  const auto keys = indices_of(key), others = indices_of(other);
+  std::vector<std::int64_t> start = indices_of(offsets);  // the next free slot of each bucket
+  const std::size_t item = itemsize(data.dtype);
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    const auto dst = static_cast<std::size_t>(start[static_cast<std::size_t>(keys[k])]++);
+    store_index(other_out, dst, others[k]);
+    std::memcpy(data_out.data.data() + dst * item, data.data.data() + k * item, item);
+  }
+}
+
+void expand_offsets(const HostArray& offsets, HostArray& out) {
+  const auto ptr = indices_of(offsets);
+  for (std::size_t p = 0; p + 1 < ptr.size(); ++p) {
+    for (auto k = ptr[p]; k < ptr[p + 1]; ++k) {
+      store_index(out, static_cast<std::size_t>(k), static_cast<std::int64_t>(p));
+    }
+  }
+}
+
+void compress_rows(const HostArray& row, std::int64_t rows, HostArray& offsets) {
+  std::vector<std::int64_t> start(static_cast<std::size_t>(rows) + 1, 0);
+  for (std::int64_t r : indices_of(row)) ++start[static_cast<std::size_t>(r) + 1];
+  for (std::size_t b = 0; b < static_cast<std::size_t>(rows); ++b) start[b + 1] += start[b];
+  for (std::size_t b = 0; b < start.size(); ++b) store_index(offsets, b, start[b]);
+}
+
+void dense_to_csr(const HostArray& dense, HostArray& data, HostArray& indices, HostArray& indptr) {
+  const std::int64_t rows = dense.shape[0], cols = dense.shape[1];
+  visit_value(dense.dtype, [&]<class T, class W>() {
+    const T* d = reinterpret_cast<const T*>(dense.data.data());
+    T* v = reinterpret_cast<T*>(data.data.data());
+    std::size_t k = 0;
+    store_index(indptr, 0, 0);
+    for (std::int64_t i = 0; i < rows; ++i) {
+      for (std::int64_t j = 0; j < cols; ++j) {
+        const T x = d[i * cols + j];
+        if (x == T(0)) continue;
+        v[k] = x;
+        store_index(indices, k++, j);
+      }
+      store_index(indptr, static_cast<std::size_t>(i) + 1, static_cast<std::int64_t>(k));
+    }
+  });
+}
+
+}  // namespace loom::sparse::host
