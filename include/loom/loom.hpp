@@ -12,3 +12,4 @@
 #include <loom/ops.hpp>
 #include <loom/reductions.hpp>
 #include <loom/shape.hpp>
+#include <loom/sorting.hpp>
