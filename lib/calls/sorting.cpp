@@ -50,7 +50,7 @@ std::vector<Array> make_call_arrays(std::shared_ptr<detail::CallSpec> spec) {
 }
 
 std::string radix_sort_text(const char* what, std::int64_t rows, std::int64_t length, DType dtype) {
-  const bool segmented = rows > 1 && length < (1 << 16);
+  const bool segmented = !algo::sorts_row_by_row(rows, length);
   return fmt::format("cub::Device{}RadixSort::{} ({}-bit radix keys), {}", segmented ? "Segmented" : "", what,
                      itemsize(dtype) * 8, name(dtype));
 }

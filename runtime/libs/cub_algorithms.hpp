@@ -22,6 +22,12 @@ namespace loom::algo {
 // Stream-ordered device memory that stays valid for the work queued on the call's stream.
 using Workspace = std::function<void*(std::size_t nbytes)>;
 
+// How rows are sorted: one cub::DeviceRadixSort per row when there are few long rows
+// (cub::DeviceSegmentedRadixSort gives each row a single block), else segmented.
+inline bool sorts_row_by_row(std::int64_t rows, std::int64_t length) {
+  return rows == 1 || (length >= (std::int64_t{1} << 16) && rows <= 64);
+}
+
 // out[r, :] = np.sort(in[r, :]) (NaN last). in and out may not alias.
 void sort(DType dtype, const void* in, void* out, std::int64_t rows, std::int64_t length,
           cudaStream_t stream, const Workspace& ws);

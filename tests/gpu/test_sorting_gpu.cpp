@@ -72,7 +72,8 @@ TEST_CASE("gpu sort and argsort match the host exactly, every dtype, size and ax
   for (const Shape& s : sizes_1d()) cases.push_back({s, {-1}});
   cases.push_back({{7, 1000}, {0, 1, std::nullopt}});
   cases.push_back({{1000, 7}, {0, -1}});
-  cases.push_back({{3, 70001}, {1}});  // long rows: one CUB sort per row
+  cases.push_back({{3, 70001}, {1}});   // few long rows: one CUB sort per row
+  cases.push_back({{65, 70001}, {1}});  // many long rows: segmented
   cases.push_back({{4, 5, 6}, {0, 1, 2}});
   for (DType t : real_dtypes()) {
     for (const Case& c : cases) {

@@ -2,9 +2,8 @@
 // The radix sort driver shared by the keys-only and the key-value translation units: how rows
 // are cut into CUB calls and where the sorted data ends up.
 //
-// One row: cub::DeviceRadixSort (64-bit sizes). Long rows (>= kRowWiseLength) are sorted one
-// call per row, since cub::DeviceSegmentedRadixSort gives each segment a single block. Short
-// rows: DeviceSegmentedRadixSort, in batches whose sizes fit its int arguments.
+// One row, or a few long ones (sorts_row_by_row): cub::DeviceRadixSort per row (64-bit sizes).
+// Otherwise DeviceSegmentedRadixSort, in batches whose sizes fit its int arguments.
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_segmented_radix_sort.cuh>
@@ -14,8 +13,6 @@
 #include "runtime/libs/cub/cub_common.cuh"
 
 namespace loom::algo::detail {
-
-inline constexpr std::int64_t kRowWiseLength = 1 << 16;
 
 // offsets[k] = k * length for k <= rows (int: DeviceSegmentedRadixSort's offset type here).
 int* segment_offsets(std::int64_t rows, std::int64_t length, cudaStream_t stream, const Workspace& ws);
@@ -58,7 +55,7 @@ void radix_sort(U*& keys, U*& keys_alt, V*& values, V*& values_alt, std::int64_t
     }
     return kb.selector == 1;
   };
-  const std::int64_t batch = length >= kRowWiseLength ? 1 : std::max<std::int64_t>(1, INT_MAX / length);
+  const std::int64_t batch = sorts_row_by_row(rows, length) ? 1 : std::max<std::int64_t>(1, INT_MAX / length);
   if (batch >= rows) {
     if (sort_rows(0, rows)) {
       std::swap(keys, keys_alt);
