@@ -137,6 +137,11 @@ class Array {
   Array operator[](Slice s) const;
   Array operator[](std::initializer_list<Index> index) const;
   Array index(std::span<const Index> index) const;
+  // Boolean-mask read, NumPy's x[mask]: a bool mask of x's shape, or of its leading dims, picks
+  // elements (or sub-arrays) in C order into a new array of shape (count,) + the other dims.
+  // EAGER, unlike the views: the size depends on the values, so x and mask are evaluated and
+  // the count is read (one synchronization; sorting.hpp).
+  Array operator[](const Array& mask) const;
   Array slice(int axis, std::optional<std::int64_t> start, std::optional<std::int64_t> stop,
               std::optional<std::int64_t> step = std::nullopt) const;
 

@@ -14,4 +14,5 @@
 #include <loom/random.hpp>
 #include <loom/reductions.hpp>
 #include <loom/shape.hpp>
+#include <loom/sorting.hpp>
 #include <loom/sparse.hpp>

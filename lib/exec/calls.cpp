@@ -63,23 +63,29 @@ class DeviceContext final : public detail::CallContext {
   std::vector<std::shared_ptr<detail::Storage>> keep_;    // workspaces and copies
 };
 
+// Evaluates the inputs and fills in where they lie, the device and its current stream.
+void prepare_context(const std::vector<NodeRef>& inputs, DeviceContext& ctx) {
+  realize(inputs);
+  ctx.device = rt::current_device();
+  cudaStream_t stream = rt::current_stream(ctx.device);
+  ctx.stream = stream;
+  for (const NodeRef& in : inputs) {
+    std::shared_ptr<detail::Storage> s;
+    ctx.in.push_back(arg_of(*in, &s));
+    order_after_last_use(*s, stream);
+    ctx.inputs_.push_back(std::move(s));
+  }
+}
+
 void run_one(const CallSpec& c) {
   std::lock_guard lock(c.mu);
   // Another output of this call may have been evaluated meanwhile.
   for (const auto& w : c.output_nodes) {
     if (auto o = w.lock(); o && o->realized()) return;
   }
-  realize(c.inputs);
   DeviceContext ctx;
-  ctx.device = rt::current_device();
-  cudaStream_t stream = rt::current_stream(ctx.device);
-  ctx.stream = stream;
-  for (const NodeRef& in : c.inputs) {
-    std::shared_ptr<detail::Storage> s;
-    ctx.in.push_back(arg_of(*in, &s));
-    order_after_last_use(*s, stream);
-    ctx.inputs_.push_back(std::move(s));
-  }
+  prepare_context(c.inputs, ctx);
+  cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
   std::vector<std::shared_ptr<detail::Storage>> outs;
   for (const detail::CallOutput& o : c.outputs) {
     const std::size_t nbytes = static_cast<std::size_t>(o.shape.numel()) * itemsize(o.dtype);
@@ -127,6 +133,13 @@ void run_calls(std::span<const NodeRef> outputs) {
     if (!c->device) throw Error(fmt::format("{}: has no device implementation", c->name));
     run_one(*c);
   }
+}
+
+void run_eager(const std::vector<NodeRef>& inputs, const std::function<void(detail::CallContext&)>& fn) {
+  DeviceContext ctx;
+  prepare_context(inputs, ctx);
+  fn(ctx);
+  g_calls_run.fetch_add(1, std::memory_order_relaxed);
 }
 
 std::uint64_t calls_run() { return g_calls_run.load(std::memory_order_relaxed); }

@@ -1,0 +1,175 @@
+// sort, argsort, lexsort and searchsorted as lazy barrier calls (include/loom/sorting.hpp): the
+// sorted axis is moved last with a view, the call sorts contiguous rows (CUB on the GPU, the host
+// implementations otherwise), and the result is viewed back.
+
+#include <loom/errors.hpp>
+#include <loom/sorting.hpp>
+
+#include <fmt/format.h>
+
+#include "api/builders.hpp"
+#include "calls/call_helpers.hpp"
+#include "calls/sorting_host.hpp"
+#include "graph/node.hpp"
+#include "runtime/libs/cub_algorithms.hpp"
+
+namespace loom {
+
+namespace calls {
+
+Array move_axis_last(const Array& a, int axis) {
+  if (axis == a.ndim() - 1) return a;
+  Shape perm;
+  for (int d = 0; d < a.ndim(); ++d) {
+    if (d != axis) perm.push_back(d);
+  }
+  perm.push_back(axis);
+  return a.transpose(perm);
+}
+
+Array move_last_to(const Array& a, int axis) {
+  const int last = a.ndim() - 1;
+  if (axis == last) return a;
+  Shape perm;
+  for (int d = 0; d < a.ndim(); ++d) perm.push_back(d < axis ? d : d == axis ? last : d - 1);
+  return a.transpose(perm);
+}
+
+void check_sortable(const char* op, DType dtype) {
+  if (is_complex(dtype)) {
+    throw DTypeError(fmt::format("{}: {} arrays cannot be sorted yet (NumPy orders complex numbers by "
+                                 "real part, then imaginary part; loom does not)",
+                                 op, name(dtype)));
+  }
+}
+
+std::vector<Array> make_call_arrays(std::shared_ptr<detail::CallSpec> spec) {
+  std::vector<Array> out;
+  for (detail::NodeRef& n : detail::make_call(std::move(spec))) out.emplace_back(std::move(n));
+  return out;
+}
+
+std::string radix_sort_text(const char* what, std::int64_t rows, std::int64_t length, DType dtype) {
+  const bool segmented = !algo::sorts_row_by_row(rows, length);
+  return fmt::format("cub::Device{}RadixSort::{} ({}-bit radix keys), {}", segmented ? "Segmented" : "", what,
+                     itemsize(dtype) * 8, name(dtype));
+}
+
+}  // namespace calls
+
+namespace {
+
+using detail::CallContext;
+using ref::HostArray;
+
+// The array to sort as rows along its last axis, and where that axis came from.
+struct Rows {
+  Array a;   // the axis moved last (or flattened)
+  int axis;  // where the result's last axis goes back to; -1: it stays flat
+  std::int64_t length() const { return a.ndim() == 0 ? 1 : a.shape()[a.ndim() - 1]; }
+  std::int64_t rows() const { return length() == 0 ? 0 : a.size() / length(); }
+  Array back(const Array& r) const { return axis < 0 ? r : calls::move_last_to(r, axis); }
+};
+
+Rows as_rows(const char* op, const Array& a, std::optional<int> axis) {
+  const Array x(detail::leaf_of(a, op));
+  if (!axis) return {x.ravel(), -1};
+  const int ax = detail::normalize_axis(*axis, x.ndim());
+  return {calls::move_axis_last(x, ax), ax};
+}
+
+Array sort_call(const char* op, const Array& a, std::optional<int> axis, bool indices) {
+  const Rows r = as_rows(op, a, axis);
+  calls::check_sortable(op, r.a.dtype());
+  const std::int64_t rows = r.rows(), length = r.length();
+  auto spec = std::make_shared<detail::CallSpec>();
+  spec->name = op;
+  spec->text = calls::radix_sort_text(indices ? "SortPairs" : "SortKeys", rows, length, r.a.dtype());
+  spec->inputs = {r.a.node()};
+  spec->outputs = {{indices ? DType::Int64 : r.a.dtype(), r.a.shape()}};
+  spec->device = [=](CallContext& ctx) {
+    const detail::CallArg& in = ctx.contiguous(0);
+    if (indices) {
+      algo::argsort(in.dtype, in.data(), static_cast<std::int64_t*>(ctx.out[0]), rows, length,
+                    calls::stream_of(ctx), calls::workspace_of(ctx));
+    } else {
+      algo::sort(in.dtype, in.data(), ctx.out[0], rows, length, calls::stream_of(ctx), calls::workspace_of(ctx));
+    }
+  };
+  spec->host = [=](std::span<const HostArray* const> in, std::span<HostArray> out) {
+    if (indices) {
+      calls::host_argsort(*in[0], reinterpret_cast<std::int64_t*>(out[0].data.data()), length);
+    } else {
+      calls::host_sort(*in[0], out[0], length);
+    }
+  };
+  return r.back(calls::make_call_arrays(spec)[0]);
+}
+
+}  // namespace
+
+Array sort(const Array& a, std::optional<int> axis) { return sort_call("sort", a, axis, false); }
+Array argsort(const Array& a, std::optional<int> axis) { return sort_call("argsort", a, axis, true); }
+
+Array lexsort(const std::vector<Array>& keys) {
+  if (keys.empty()) throw ValueError("need sequence of keys with len > 0 in lexsort");
+  auto spec = std::make_shared<detail::CallSpec>();
+  std::vector<DType> dtypes;
+  for (const Array& k : keys) {
+    const Array x(detail::leaf_of(k, "lexsort"));
+    if (x.ndim() != 1) {
+      throw ShapeError(fmt::format("lexsort: keys must be 1-D (got a key of shape {})", detail::compact(x.shape())));
+    }
+    if (x.shape() != keys[0].shape()) throw ShapeError("all keys need to be the same shape");
+    calls::check_sortable("lexsort", x.dtype());
+    spec->inputs.push_back(x.node());
+    dtypes.push_back(x.dtype());
+  }
+  const std::int64_t n = keys[0].size();
+  spec->name = "lexsort";
+  spec->text = fmt::format("{} keys, cub::DeviceRadixSort::SortPairs per key (stable)", keys.size());
+  spec->outputs = {{DType::Int64, Shape{n}}};
+  spec->device = [=](CallContext& ctx) {
+    std::vector<const void*> ptrs;
+    for (std::size_t k = 0; k < dtypes.size(); ++k) ptrs.push_back(ctx.contiguous(static_cast<int>(k)).data());
+    algo::lexsort(dtypes, ptrs, n, static_cast<std::int64_t*>(ctx.out[0]), calls::stream_of(ctx),
+                  calls::workspace_of(ctx));
+  };
+  spec->host = [](std::span<const HostArray* const> in, std::span<HostArray> out) {
+    calls::host_lexsort(in, reinterpret_cast<std::int64_t*>(out[0].data.data()));
+  };
+  return calls::make_call_arrays(spec)[0];
+}
+
+Array searchsorted(const Array& a, const Array& v, std::string_view side) {
+  if (side != "left" && side != "right") {
+    throw ValueError(fmt::format("searchsorted: side must be 'left' or 'right' (got '{}')", side));
+  }
+  const bool right = side == "right";
+  const Array sa(detail::leaf_of(a, "searchsorted")), sv(detail::leaf_of(v, "searchsorted"));
+  if (sa.ndim() != 1) {
+    throw ValueError(fmt::format("searchsorted: a must be 1-D (got shape {})", detail::compact(sa.shape())));
+  }
+  // A C++ number takes a's dtype (NEP 50's weak scalar); arrays meet in their common dtype.
+  const DType common = sv.node()->weak ? sa.dtype() : promote_types(sa.dtype(), sv.dtype());
+  calls::check_sortable("searchsorted", common);
+  const Array ca = sa.astype(common), cv = sv.astype(common);
+  const std::int64_t n = ca.size(), m = cv.size();
+  auto spec = std::make_shared<detail::CallSpec>();
+  spec->name = "searchsorted";
+  spec->text = fmt::format("a binary search per value (side={}), {}", side, name(common));
+  spec->inputs = {ca.node(), cv.node()};
+  spec->outputs = {{DType::Int64, cv.shape()}};
+  spec->device = [=](CallContext& ctx) {
+    const void* sorted = ctx.contiguous(0).data();
+    const void* values = ctx.contiguous(1).data();
+    algo::searchsorted(common, sorted, n, values, m, right, static_cast<std::int64_t*>(ctx.out[0]),
+                       calls::stream_of(ctx));
+  };
+  spec->host = [=](std::span<const HostArray* const> in, std::span<HostArray> out) {
+    calls::host_searchsorted(*in[0], *in[1], right, reinterpret_cast<std::int64_t*>(out[0].data.data()));
+  };
+  return calls::make_call_arrays(spec)[0];
+}
+
+}  // namespace loom

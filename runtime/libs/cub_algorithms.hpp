@@ -1,0 +1,71 @@
+#pragma once
+// CUB's device-wide sort, scan and select, compiled ahead by nvcc (runtime/libs/cub/*.cu), behind
+// plain C++ entry points for lib/calls. Each takes device pointers, sizes, a stream and a
+// workspace allocator: CUB's two-phase temp storage (query the size, then take it from the
+// allocator, which is the call's pool workspace). Nothing here synchronizes or allocates with
+// cudaMalloc. Arrays are C-contiguous; "rows x length" means the op runs along each row.
+//
+// Sorts work on radix keys (runtime/libs/sort_key.hpp): one instantiation per key width, not per
+// dtype. Complex dtypes have no radix key; callers refuse them.
+
+#include <cstdint>
+#include <functional>
+#include <span>
+
+#include <cuda_runtime_api.h>
+
+#include <loom/dtype.hpp>
+#include <loom/shape.hpp>
+
+namespace loom::algo {
+
+// Stream-ordered device memory that stays valid for the work queued on the call's stream.
+using Workspace = std::function<void*(std::size_t nbytes)>;
+
+// How rows are sorted: one cub::DeviceRadixSort per row when there are few long rows
+// (cub::DeviceSegmentedRadixSort gives each row a single block), else segmented.
+inline bool sorts_row_by_row(std::int64_t rows, std::int64_t length) {
+  return rows == 1 || (length >= (std::int64_t{1} << 16) && rows <= 64);
+}
+
+// out[r, :] = np.sort(in[r, :]) (NaN last). in and out may not alias.
+void sort(DType dtype, const void* in, void* out, std::int64_t rows, std::int64_t length,
+          cudaStream_t stream, const Workspace& ws);
+// out[r, :] = np.argsort(in[r, :], kind="stable"): int64 indices within each row.
+void argsort(DType dtype, const void* in, std::int64_t* out, std::int64_t rows, std::int64_t length,
+             cudaStream_t stream, const Workspace& ws);
+// np.lexsort: keys[k] holds n elements of dtypes[k]; the last key is the primary one.
+void lexsort(std::span<const DType> dtypes, std::span<const void* const> keys, std::int64_t n,
+             std::int64_t* out, cudaStream_t stream, const Workspace& ws);
+
+// out[i] = np.searchsorted(sorted, v[i], side): sorted holds n elements, v m, of one dtype.
+void searchsorted(DType dtype, const void* sorted, std::int64_t n, const void* v, std::int64_t m,
+                  bool right, std::int64_t* out, cudaStream_t stream);
+
+// Inclusive scans along each row; in and out have `dtype`, the accumulation dtype (the caller
+// casts first). Integers accumulate with wrap-around; float16/bfloat16 round after every step.
+enum class ScanOp { Sum, Prod };
+void inclusive_scan(DType dtype, ScanOp op, const void* in, void* out, std::int64_t rows,
+                    std::int64_t length, cudaStream_t stream, const Workspace& ws);
+
+// cub::DeviceSelect::Flagged: the elements (itemsize bytes each) of `in` whose flag is nonzero,
+// in order, into out (sized for them by the caller, who counted the flags).
+void select_flagged(std::size_t itemsize, const void* in, const bool* flags, std::int64_t n, void* out,
+                    cudaStream_t stream, const Workspace& ws);
+// The flat indices of the nonzero flags, then (when ndim > 1) their multi-indices: outs[d][j] is
+// the index along dim d of the j-th of `count` selected elements (outs[0] may hold the flat ones).
+void nonzero(const bool* flags, const Shape& shape, std::int64_t count, std::span<std::int64_t* const> outs,
+             cudaStream_t stream, const Workspace& ws);
+
+// np.unique in two steps around the one read of the count. unique_sort: perm (n) is the stable
+// argsort of `in` (flattened), starts (n) the sorted positions where a new value begins, and
+// *count_host the number of unique values (the call waits for the stream to read it).
+void unique_sort(DType dtype, const void* in, std::int64_t n, std::int64_t* perm, std::int64_t* starts,
+                 std::int64_t* count_host, cudaStream_t stream, const Workspace& ws);
+// Fills the outputs asked for (null: not asked): values (count, the first occurrence's bits),
+// index (count), inverse (n), counts (count).
+void unique_outputs(std::size_t itemsize, const void* in, std::int64_t n, const std::int64_t* perm,
+                    const std::int64_t* starts, std::int64_t count, void* values, std::int64_t* index,
+                    std::int64_t* inverse, std::int64_t* counts, cudaStream_t stream);
+
+}  // namespace loom::algo
