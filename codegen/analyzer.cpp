@@ -32,7 +32,9 @@ class Analyzer {
  public:
   explicit Analyzer(const AnalyzerInput& in) : in_(in) {
     for (const NodeRef& b : in.boundary) boundary_.insert(b.get());
-    for (const Node* r : in.roots) own_.insert(r);
+    if (in.roots_are_outputs) {
+      for (const Node* r : in.roots) own_.insert(r);
+    }
     iter_ = in.iter;
     cls_ = in.classes;
     cls_.resize(static_cast<std::size_t>(iter_.size()), 0);

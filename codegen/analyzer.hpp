@@ -19,6 +19,9 @@ struct AnalyzerInput {
   std::vector<std::uint8_t> classes;     // per iteration dim: 0 kept, 1 reduced (empty: all 0)
   std::span<const NodeRef> boundary;     // computed by other kernels: read as contiguous buffers
   bool reduce_terminal = false;          // Reduce nodes become LeafKind::Reduced leaves
+  // Roots are this kernel's outputs (never read from their own buffers). A reduction's
+  // prologue computes values, not outputs: a root another kernel computes is read as a leaf.
+  bool roots_are_outputs = true;
 };
 
 struct Analysis {

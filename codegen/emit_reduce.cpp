@@ -181,9 +181,8 @@ class ReduceEmitter {
     }
   }
 
-  // The prologue call at the current coordinates, its buffers read from registers c<j>[slot];
-  // then each reduction takes its value (unless adds is false).
-  void emit_prologue_call(const std::string& slot, bool adds = true) {
+  // The prologue call at the current coordinates, its buffers read from registers c<j>[slot].
+  void emit_prologue_call(const std::string& slot) {
     const int nd = pro_.shape.size();
     const auto c = [&](int d) { return coord(d); };
     std::vector<std::string> args{"a"};
@@ -218,15 +217,7 @@ class ReduceEmitter {
       args.push_back(fmt::format("x{}", i));
     }
     w_.line("prologue({});", fmt::join(args, ", "));
-    for (std::size_t i = 0; adds && i < r_.reductions.size(); ++i) {
-      if (two_pass(i)) {
-        w_.line("m{0}.add(x{0}, r);", i);
-      } else if (batched(i)) {
-        w_.line("xb{0}[k{1}] = x{0};", i, vec_ > 1 ? fmt::format(" * {} + e", vec_) : "");
-      } else {
-        w_.line("s{0}.add(x{0}, r{1});", i, vec_ > 1 ? " + e" : "");
-      }
-    }
+    for (std::size_t i = 0; i < r_.reductions.size(); ++i) w_.line("s{0}.add(x{0}, r{1});", i, vec_ > 1 ? " + e" : "");
   }
 
   void declare_caches(int count) {
@@ -245,20 +236,12 @@ class ReduceEmitter {
   // (a load behind a bounds check and the previous element's arithmetic would wait for it), then
   // the arithmetic.
   void emit_batch(const std::string& first, const std::string& step, const std::string& end, int batch) {
-    bool any_batched = false;
-    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
-      if (!batched(i)) continue;
-      w_.line("{} xb{}[{}];", register_ctype(r_.reductions[i].dtype), i, batch * vec_);
-      any_batched = true;
-    }
-    if (any_batched) w_.line("int nv = 0;  // values in xb (the valid k come first)");
     for (int phase = 0; phase < 2; ++phase) {
       w_.line("#pragma unroll");
       w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", batch));
       w_.line("const {0} r = {1} + ({0})k * {2};", idx_t_, first, step);
       w_.open_block(fmt::format("if (r < {})", end));
       unravel_class("r", 1);
-      if (phase == 1 && any_batched) w_.line("nv += {};", vec_);
       if (phase == 0) {
         emit_prologue_loads("k");
       } else if (vec_ > 1) {  // the elements of one vector (consecutive in the last dim)
@@ -271,9 +254,6 @@ class ReduceEmitter {
       }
       w_.close_block();
       w_.close_block();
-    }
-    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
-      if (batched(i)) w_.line("s{0}.add_batch(xb{0}, nv);", i);
     }
   }
 
@@ -355,76 +335,18 @@ class ReduceEmitter {
     w_.line("epilogue({});", fmt::join(args, ", "));
   }
 
-  // Variance outside row-resident kernels takes each batch of loaded values at once.
-  // So does logsumexp of real floats (the batch's max, then one exp per value).
-  bool batched(std::size_t i) const {
-    const ReduceSpec& s = r_.reductions[i];
-    return !rows_ && (s.kind == ReduceKind::Variance ||
-                      (s.kind == ReduceKind::LogSumExp && is_floating(s.dtype) && !is_complex(s.dtype)));
-  }
-
-  // Row-resident logsumexp of real floats runs in two passes over the registers (the row's max,
-  // then the sum of exp(x - max)): one exp per element instead of the online update's rescaling.
-  bool two_pass(std::size_t i) const {
-    return rows_ && r_.reductions[i].kind == ReduceKind::LogSumExp && is_floating(r_.reductions[i].dtype) &&
-           !is_complex(r_.reductions[i].dtype);
-  }
-
-  // The second pass of two_pass reductions: the block's max m<i>, then sum of exp(x - m) over
-  // the registers (x == m counts 1, so rows of +-inf give +-inf, not NaN); res = m + log(sum).
-  void emit_second_passes() {
-    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
-      if (!two_pass(i)) continue;
-      const char* t = register_ctype(r_.reductions[i].dtype);
-      w_.line("loom::red::block_reduce(m{0}, shm{0});", i);
-      w_.line("if (threadIdx.x == 0) shmax{} = m{}.result();", i, i);
-      w_.line("__syncthreads();");
-      w_.line("const {} mx{} = shmax{};", t, i, i);
-      w_.line("loom::red::Sum<{}> t{};", t, i);
-      w_.line("t{}.init();", i);
-      // The prologue again, from the registers (cheaper than keeping its values live too).
-      w_.line("#pragma unroll");
-      w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", kRowsPerThread));
-      w_.line("const {0} r = threadIdx.x + ({0})k * blockDim.x;", idx_t_);
-      w_.line("if (r >= a.nr) break;");
-      unravel_class("r", 1);
-      emit_prologue_call("k", false);
-      w_.line("t{0}.add(loom::exp(x{0} == mx{0} ? {1}(0) : x{0} - mx{0}), 0);", i, t);
-      w_.close_block();
-      w_.line("loom::red::block_reduce(t{0}, sht{0});", i);
-      w_.line("if (threadIdx.x == 0) shres{0} = mx{0} + loom::log(t{0}.result());", i);
-    }
-  }
-
   // Row-resident: a block per row; each thread loads up to kRowsPerThread elements of the row
   // into registers, the block reduces them, then each thread writes its elements' outputs.
   void emit_rows_kernel() {
     const std::string it = idx_t_;
-    rows_ = true;
     for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
-      if (two_pass(i)) {
-        const char* t = register_ctype(r_.reductions[i].dtype);
-        w_.line("__shared__ loom::red::Max<{}> shm{}[32];", t, i);
-        w_.line("__shared__ loom::red::Sum<{}> sht{}[32];", t, i);
-        w_.line("__shared__ {} shmax{};", t, i);
-      } else {
-        w_.line("__shared__ {} sh{}[32];", state_type(r_.reductions[i]), i);
-      }
+      w_.line("__shared__ {} sh{}[32];", state_type(r_.reductions[i]), i);
       w_.line("__shared__ {} shres{};", result_ctype(r_.reductions[i]), i);
     }
     w_.open_block(fmt::format("for ({0} j = blockIdx.x; j < a.nk; j += gridDim.x)", it));
     unravel_class("j", 0);
     emit_prologue_bases();
-    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
-      if (!two_pass(i)) {
-        w_.line("{} s{};", state_type(r_.reductions[i]), i);
-        w_.line("s{}.init();", i);
-        continue;
-      }
-      const char* t = register_ctype(r_.reductions[i].dtype);
-      w_.line("loom::red::Max<{}> m{};", t, i);
-      w_.line("m{}.init();", i);
-    }
+    emit_states();
     // One loop, load then arithmetic per element: measured faster here than a separate load
     // phase, which keeps 32 loaded values live per thread (bench/NOTES.md).
     declare_caches(kRowsPerThread);
@@ -436,9 +358,7 @@ class ReduceEmitter {
     emit_prologue_loads("k");
     emit_prologue_call("k");
     w_.close_block();
-    emit_second_passes();
     for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
-      if (two_pass(i)) continue;
       w_.line("loom::red::block_reduce(s{0}, sh{0});", i);
       if (r_.reductions[i].kind == ReduceKind::Variance) {
         w_.line("if (threadIdx.x == 0) shres{0} = s{0}.result(a.ddof{0});", i);
@@ -460,7 +380,6 @@ class ReduceEmitter {
     w_.close_block();
     w_.line("__syncthreads();  // shres is rewritten for the next row");
     w_.close_block();
-    rows_ = false;
   }
 
   void emit_states() {
@@ -575,7 +494,6 @@ class ReduceEmitter {
   std::vector<const Node*> reduced_nodes_;
   std::string idx_t_;
   int vec_ = 1;  // elements per load in the loop being emitted
-  bool rows_ = false;  // emitting the row-resident kernel
   SourceWriter w_;
 };
 

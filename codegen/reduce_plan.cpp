@@ -107,6 +107,7 @@ KernelPlan plan_reduce(const KernelGroup& group, std::span<const NodeRef> bounda
   pin.iter = domain;
   for (int d = 0; d < domain.size(); ++d) pin.classes.push_back(first.reduces(d) ? 1 : 0);
   pin.boundary = boundary;
+  pin.roots_are_outputs = false;
   Analysis pa = analyze(pin);
   if (!pa.plan.needs_cut.empty()) {
     p.needs_cut = pa.plan.needs_cut;

@@ -192,27 +192,6 @@ template <class T> struct Variance {
     mean = mean + d / n;
     m2 = m2 + d * (x - mean);
   }
-  // The first `count` values of x: their own mean and squared deviations in two passes over the
-  // registers, then one merge (one division per batch instead of one per element).
-  template <int N> LOOM_FN void add_batch(const T (&x)[N], int count) {
-    if (count <= 0) return;
-    T s = T(0);
-#pragma unroll
-    for (int i = 0; i < N; ++i) {
-      if (i < count) s = s + x[i];
-    }
-    const T c = T(count);
-    const T mu = s / c;
-    T q = T(0);
-#pragma unroll
-    for (int i = 0; i < N; ++i) {
-      if (i < count) {
-        const T d = x[i] - mu;
-        q = q + d * d;
-      }
-    }
-    merge(Variance{c, mu, q});
-  }
   LOOM_FN void merge(const Variance& o) {
     if (o.n == T(0)) return;
     if (n == T(0)) {
@@ -262,22 +241,6 @@ template <class T> struct LogSumExp {
     } else {
       s = s + o.s * exp(o.m - m);
     }
-  }
-  // The first `count` values of x at once: their max, then the sum of exp(x - max) (x == max
-  // counts 1, so infinities stay exact), merged as one state.
-  template <int N> LOOM_FN void add_batch(const T (&x)[N], int count) {
-    if (count <= 0) return;
-    T bm = x[0];
-#pragma unroll
-    for (int i = 1; i < N; ++i) {
-      if (i < count && !is_nan(bm) && (is_nan(x[i]) || x[i] > bm)) bm = x[i];
-    }
-    T s = T(0);
-#pragma unroll
-    for (int i = 0; i < N; ++i) {
-      if (i < count) s = s + exp(x[i] == bm ? T(0) : x[i] - bm);
-    }
-    merge(LogSumExp{bm, s});
   }
   LOOM_FN LogSumExp shfl_down(int d) const { return LogSumExp{red::shfl_down(m, d), red::shfl_down(s, d)}; }
   LOOM_FN T result() const { return m == lowest<T>() ? m : m + log(s); }

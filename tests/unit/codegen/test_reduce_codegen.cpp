@@ -59,6 +59,11 @@ TEST_CASE("softmax-like kernels keep each row in registers: one kernel, one read
   CHECK(prepared({loom::softmax(wide, 1)}).kernels.size() == 2);
   // A reduction of a reduction: the inner one first.
   CHECK(prepared({loom::sum(x - loom::mean(x, 1, true), 1)}).kernels.size() == 2);
+  // Two reductions of materialized reductions in one kernel (a matrix 1-norm twice, as cond(x, 1)
+  // computes): each reads the inner result as a buffer (this once failed to partition).
+  const Array y = loom::empty({4, 4}, DType::Float32), z = loom::empty({4, 4}, DType::Float32);
+  const Array c = loom::max(loom::sum(loom::abs(y), 0)) * loom::max(loom::sum(loom::abs(z), 0));
+  CHECK(prepared({c}).kernels.size() == 3);
 }
 
 TEST_CASE("the strategy follows the layout", "[reduce]") {
