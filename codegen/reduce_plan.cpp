@@ -170,7 +170,11 @@ KernelPlan plan_reduce(const KernelGroup& group, std::span<const NodeRef> bounda
   part->block = part->strategy == ReduceStrategy::Cooperative ? block : 256;
 
   if (any_reduce) part->strategy = ReduceStrategy::Rows;
-  if (part->strategy == ReduceStrategy::Cooperative && part->block == 256) part->vec = vector_width(*pro, part->reduced);
+  // Vectors only where every thread gets at least two of them: at 512 elements a row, vec 4
+  // idled half of a 256-thread block (25% of copy, 41% without; bench/NOTES.md).
+  if (part->strategy == ReduceStrategy::Cooperative && part->block == 256 && part->nr >= 8 * 256) {
+    part->vec = vector_width(*pro, part->reduced);
+  }
 
   // --- the epilogue's own plan ---
   for (const NodeRef& r : group.roots) p.roots.push_back(r);
