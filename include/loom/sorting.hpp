@@ -9,7 +9,8 @@
 // synchronization) and return evaluated arrays.
 //
 // Order is np.sort's: NaN last, -0.0 equal to +0.0, ties keep their order (every sort here is
-// stable, as kind="stable"). Complex arrays cannot be sorted yet (DTypeError).
+// stable, as kind="stable"). Complex numbers sort as NumPy's do: by real part, then imaginary
+// part, with [R + Rj, R + nanj, nan + Rj, nan + nanj] (a lexsort of their parts on the GPU).
 
 #include <optional>
 #include <string_view>

@@ -23,8 +23,12 @@ inline algo::Workspace workspace_of(detail::CallContext& ctx) {
 Array move_axis_last(const Array& a, int axis);
 Array move_last_to(const Array& a, int axis);
 
-// DTypeError for dtypes the radix sorts cannot order (complex).
-void check_sortable(const char* op, DType dtype);
+// Radix-sortable keys that order complex z as np.sort does, least significant first: imag(z),
+// real(z), then a NaN class (0: none, 1: imaginary part NaN, 2: real part NaN, 3: both), so a
+// stable lexsort gives [R + Rj, R + nanj, nan + Rj, nan + nanj].
+std::vector<Array> complex_sort_keys(const Array& z);
+// x's flattened elements gathered at idx (int64, every index in range): a barrier call.
+Array take_flat(const Array& x, const Array& idx);
 
 // The outputs of a call spec as arrays.
 std::vector<Array> make_call_arrays(std::shared_ptr<detail::CallSpec> spec);

@@ -64,7 +64,6 @@ std::int64_t count_of(const Array& flags) { return count_nonzero(flags).item<std
 
 UniqueResult unique(const Array& a, bool return_index, bool return_inverse, bool return_counts) {
   const Array x = Array(detail::leaf_of(a, "unique")).ravel();
-  calls::check_sortable("unique", x.dtype());
   const DType dtype = x.dtype();
   const std::int64_t n = x.size();
   UniqueResult r;
@@ -87,13 +86,29 @@ UniqueResult unique(const Array& a, bool return_index, bool return_inverse, bool
     if (return_counts) r.counts = from_host(counts, Shape{count});
     return r;
   }
-  exec::run_eager({x.node()}, [&](CallContext& ctx) {
+  // Complex values sort by their parts (a lazy lexsort and gather, evaluated with the input);
+  // others by radix keys inside the call.
+  const bool cplx = is_complex(dtype);
+  std::vector<detail::NodeRef> inputs{x.node()};
+  if (cplx) {
+    const Array perm = argsort(x);
+    inputs.push_back(perm.node());
+    inputs.push_back(calls::take_flat(x, perm).node());
+  }
+  exec::run_eager(inputs, [&](CallContext& ctx) {
     const detail::CallArg& in = ctx.contiguous(0);
     const cudaStream_t stream = calls::stream_of(ctx);
-    auto* perm = static_cast<std::int64_t*>(ctx.workspace(static_cast<std::size_t>(n) * 8));
     auto* starts = static_cast<std::int64_t*>(ctx.workspace(static_cast<std::size_t>(n) * 8));
     std::int64_t count = 0;
-    algo::unique_sort(dtype, in.data(), n, perm, starts, &count, stream, calls::workspace_of(ctx));
+    const std::int64_t* perm = nullptr;
+    if (cplx) {
+      perm = static_cast<const std::int64_t*>(ctx.contiguous(1).data());
+      algo::unique_starts_complex(dtype, ctx.contiguous(2).data(), n, starts, &count, stream, calls::workspace_of(ctx));
+    } else {
+      auto* p = static_cast<std::int64_t*>(ctx.workspace(static_cast<std::size_t>(n) * 8));
+      algo::unique_sort(dtype, in.data(), n, p, starts, &count, stream, calls::workspace_of(ctx));
+      perm = p;
+    }
     const DeviceOut values = device_output(ctx, dtype, Shape{count});
     DeviceOut index{}, inverse{}, counts{};
     if (return_index) index = device_output(ctx, DType::Int64, Shape{count});

@@ -2,7 +2,11 @@
 // sorted axis is moved last with a view, the call sorts contiguous rows (CUB on the GPU, the host
 // implementations otherwise), and the result is viewed back.
 
+#include <climits>
+
+#include <loom/creation.hpp>
 #include <loom/errors.hpp>
+#include <loom/ops.hpp>
 #include <loom/sorting.hpp>
 
 #include <fmt/format.h>
@@ -16,6 +20,9 @@
 namespace loom {
 
 namespace calls {
+
+using detail::CallContext;
+using ref::HostArray;
 
 Array move_axis_last(const Array& a, int axis) {
   if (axis == a.ndim() - 1) return a;
@@ -35,14 +42,6 @@ Array move_last_to(const Array& a, int axis) {
   return a.transpose(perm);
 }
 
-void check_sortable(const char* op, DType dtype) {
-  if (is_complex(dtype)) {
-    throw DTypeError(fmt::format("{}: {} arrays cannot be sorted yet (NumPy orders complex numbers by "
-                                 "real part, then imaginary part; loom does not)",
-                                 op, name(dtype)));
-  }
-}
-
 std::vector<Array> make_call_arrays(std::shared_ptr<detail::CallSpec> spec) {
   std::vector<Array> out;
   for (detail::NodeRef& n : detail::make_call(std::move(spec))) out.emplace_back(std::move(n));
@@ -51,8 +50,36 @@ std::vector<Array> make_call_arrays(std::shared_ptr<detail::CallSpec> spec) {
 
 std::string radix_sort_text(const char* what, std::int64_t rows, std::int64_t length, DType dtype) {
   const bool segmented = !algo::sorts_row_by_row(rows, length);
+  if (!segmented && std::string_view(what) == "SortKeys" && algo::sorts_natively(dtype)) {
+    return fmt::format("cub::DeviceRadixSort::SortKeys on {} keys (NaNs moved last)", name(dtype));
+  }
   return fmt::format("cub::Device{}RadixSort::{} ({}-bit radix keys), {}", segmented ? "Segmented" : "", what,
                      itemsize(dtype) * 8, name(dtype));
+}
+
+std::vector<Array> complex_sort_keys(const Array& z) {
+  const Array re = real(z), im = imag(z);
+  const Array nan_class = isnan(re).astype(DType::UInt8) * 2 + isnan(im).astype(DType::UInt8);
+  return {im, re, nan_class};
+}
+
+Array take_flat(const Array& x, const Array& idx) {
+  const DType dtype = x.dtype();
+  const std::int64_t m = idx.size();
+  auto spec = std::make_shared<detail::CallSpec>();
+  spec->name = "take";
+  spec->text = fmt::format("a gather, out[i] = x[idx[i]], {}", name(dtype));
+  spec->inputs = {x.node(), idx.node()};
+  spec->outputs = {{dtype, idx.shape()}};
+  spec->device = [=](CallContext& ctx) {
+    algo::take(itemsize(dtype), ctx.contiguous(0).data(), static_cast<const std::int64_t*>(ctx.contiguous(1).data()),
+               m, ctx.out[0], stream_of(ctx));
+  };
+  spec->host = [=](std::span<const HostArray* const> in, std::span<HostArray> out) {
+    const auto* index = reinterpret_cast<const std::int64_t*>(in[1]->data.data());
+    for (std::int64_t i = 0; i < m; ++i) copy_element(*in[0], index[i], out[0].data.data(), i);
+  };
+  return make_call_arrays(spec)[0];
 }
 
 }  // namespace calls
@@ -78,10 +105,30 @@ Rows as_rows(const char* op, const Array& a, std::optional<int> axis) {
   return {calls::move_axis_last(x, ax), ax};
 }
 
+// Complex rows: a lexsort of the flattened rows by their parts (calls::complex_sort_keys), with
+// the row number as the primary key, then the values gathered (sort) or the flat indices made
+// indices within each row (argsort).
+Array sort_complex(const Rows& r, bool indices) {
+  const std::int64_t rows = r.rows(), length = r.length(), n = r.a.size();
+  const Array flat = r.a.reshape({-1});
+  std::vector<Array> keys = calls::complex_sort_keys(flat);
+  if (rows > 1) {
+    const DType row_dtype = rows <= INT32_MAX ? DType::Int32 : DType::Int64;
+    keys.push_back(arange(Scalar::of(std::int64_t{0}, false), Scalar::of(rows, false), Scalar::of(std::int64_t{1}, false),
+                          row_dtype)
+                       .reshape({rows, 1})
+                       .broadcast_to(Shape{rows, length})
+                       .reshape({-1}));
+  }
+  const Array perm = n == 0 ? Array(zeros(Shape{0}, DType::Int64)) : lexsort(keys);
+  const Array out = indices ? perm % length : calls::take_flat(flat, perm);
+  return out.reshape(r.a.shape());
+}
+
 Array sort_call(const char* op, const Array& a, std::optional<int> axis, bool indices) {
   const Rows r = as_rows(op, a, axis);
-  calls::check_sortable(op, r.a.dtype());
   const std::int64_t rows = r.rows(), length = r.length();
+  if (is_complex(r.a.dtype())) return r.back(sort_complex(r, indices));
   auto spec = std::make_shared<detail::CallSpec>();
   spec->name = op;
   spec->text = calls::radix_sort_text(indices ? "SortPairs" : "SortKeys", rows, length, r.a.dtype());
@@ -121,13 +168,15 @@ Array lexsort(const std::vector<Array>& keys) {
       throw ShapeError(fmt::format("lexsort: keys must be 1-D (got a key of shape {})", detail::compact(x.shape())));
     }
     if (x.shape() != keys[0].shape()) throw ShapeError("all keys need to be the same shape");
-    calls::check_sortable("lexsort", x.dtype());
-    spec->inputs.push_back(x.node());
-    dtypes.push_back(x.dtype());
+    // A complex key is its parts in NumPy's complex order, least significant first.
+    for (const Array& part : is_complex(x.dtype()) ? calls::complex_sort_keys(x) : std::vector<Array>{x}) {
+      spec->inputs.push_back(part.node());
+      dtypes.push_back(part.dtype());
+    }
   }
   const std::int64_t n = keys[0].size();
   spec->name = "lexsort";
-  spec->text = fmt::format("{} keys, cub::DeviceRadixSort::SortPairs per key (stable)", keys.size());
+  spec->text = fmt::format("{} keys, cub::DeviceRadixSort::SortPairs per key (stable)", dtypes.size());
   spec->outputs = {{DType::Int64, Shape{n}}};
   spec->device = [=](CallContext& ctx) {
     std::vector<const void*> ptrs;
@@ -152,7 +201,6 @@ Array searchsorted(const Array& a, const Array& v, std::string_view side) {
   }
   // A C++ number takes a's dtype (NEP 50's weak scalar); arrays meet in their common dtype.
   const DType common = sv.node()->weak ? sa.dtype() : promote_types(sa.dtype(), sv.dtype());
-  calls::check_sortable("searchsorted", common);
   const Array ca = sa.astype(common), cv = sv.astype(common);
   const std::int64_t n = ca.size(), m = cv.size();
   auto spec = std::make_shared<detail::CallSpec>();

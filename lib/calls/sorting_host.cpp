@@ -9,6 +9,7 @@
 
 #include <loom/errors.hpp>
 
+#include "runtime/libs/complex_order.hpp"
 #include "runtime/libs/sort_key.hpp"
 
 namespace loom::calls {
@@ -51,6 +52,53 @@ template <class T, class F> void scan_rows(const T* in, T* out, std::size_t n, s
   }
 }
 
+// Calls f.template operator()<R>() with R the part type of a complex dtype.
+template <class F> void visit_complex(DType dtype, F&& f) {
+  if (dtype == DType::Complex64) {
+    f.template operator()<float>();
+  } else {
+    f.template operator()<double>();
+  }
+}
+
+// Part j (0 real, 1 imaginary) of complex element i.
+template <class R> R part(const HostArray& a, std::size_t i, int j) {
+  R x;
+  std::memcpy(&x, a.data.data() + (2 * i + static_cast<std::size_t>(j)) * sizeof(R), sizeof(R));
+  return x;
+}
+
+template <class R> void searchsorted_complex(const HostArray& sorted, const HostArray& v, bool right, std::int64_t* out) {
+  const std::size_t n = sorted.numel();
+  for (std::size_t j = 0; j < v.numel(); ++j) {
+    const R qr = part<R>(v, j, 0), qi = part<R>(v, j, 1);
+    std::size_t lo = 0, hi = n;
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      const R sr = part<R>(sorted, mid, 0), si = part<R>(sorted, mid, 1);
+      const bool after = right ? !complexorder::less(qr, qi, sr, si) : complexorder::less(sr, si, qr, qi);
+      if (after) lo = mid + 1; else hi = mid;
+    }
+    out[j] = static_cast<std::int64_t>(lo);
+  }
+}
+
+template <class R> HostUnique unique_complex(const HostArray& in) {
+  HostUnique u;
+  u.perm.resize(in.numel());
+  std::iota(u.perm.begin(), u.perm.end(), std::int64_t{0});
+  const auto re = [&](std::int64_t i) { return part<R>(in, static_cast<std::size_t>(i), 0); };
+  const auto im = [&](std::int64_t i) { return part<R>(in, static_cast<std::size_t>(i), 1); };
+  std::stable_sort(u.perm.begin(), u.perm.end(),
+                   [&](std::int64_t x, std::int64_t y) { return complexorder::less(re(x), im(x), re(y), im(y)); });
+  for (std::size_t i = 0; i < u.perm.size(); ++i) {
+    if (i == 0 || !complexorder::same(re(u.perm[i]), im(u.perm[i]), re(u.perm[i - 1]), im(u.perm[i - 1]))) {
+      u.starts.push_back(static_cast<std::int64_t>(i));
+    }
+  }
+  return u;
+}
+
 }  // namespace
 
 void copy_element(const HostArray& in, std::int64_t i, std::byte* out, std::int64_t j) {
@@ -88,6 +136,10 @@ void host_lexsort(std::span<const HostArray* const> keys, std::int64_t* out) {
 }
 
 void host_searchsorted(const HostArray& sorted, const HostArray& v, bool right, std::int64_t* out) {
+  if (is_complex(sorted.dtype)) {
+    visit_complex(sorted.dtype, [&]<class R>() { searchsorted_complex<R>(sorted, v, right, out); });
+    return;
+  }
   const std::vector<std::uint64_t> a = keys_of(sorted, true), q = keys_of(v, true);
   for (std::size_t j = 0; j < q.size(); ++j) {
     const auto it = right ? std::upper_bound(a.begin(), a.end(), q[j]) : std::lower_bound(a.begin(), a.end(), q[j]);
@@ -124,6 +176,11 @@ void host_scan(const HostArray& in, HostArray& out, algo::ScanOp op, std::int64_
 }
 
 HostUnique host_unique(const HostArray& in) {
+  if (is_complex(in.dtype)) {
+    HostUnique u;
+    visit_complex(in.dtype, [&]<class R>() { u = unique_complex<R>(in); });
+    return u;
+  }
   HostUnique u;
   u.perm.resize(in.numel());
   const std::vector<std::uint64_t> keys = keys_of(in, true);

@@ -1,7 +1,8 @@
 #pragma once
 // Host implementations of the sorting, scanning and selection calls: the reference evaluator's
 // (the GPU tests' oracle) and the path without a GPU. They order elements by the same radix
-// keys as the GPU (runtime/libs/sort_key.hpp): NaN last, -0.0 equal to +0.0, stable.
+// keys as the GPU (runtime/libs/sort_key.hpp): NaN last, -0.0 equal to +0.0, stable; complex
+// values in NumPy's complex order (runtime/libs/complex_order.hpp).
 
 #include <cstdint>
 #include <span>

@@ -6,7 +6,7 @@
 // cudaMalloc. Arrays are C-contiguous; "rows x length" means the op runs along each row.
 //
 // Sorts work on radix keys (runtime/libs/sort_key.hpp): one instantiation per key width, not per
-// dtype. Complex dtypes have no radix key; callers refuse them.
+// dtype. Complex dtypes have no radix key: the caller sorts them by their parts (a lexsort).
 
 #include <cstdint>
 #include <functional>
@@ -26,6 +26,16 @@ using Workspace = std::function<void*(std::size_t nbytes)>;
 // (cub::DeviceSegmentedRadixSort gives each row a single block), else segmented.
 inline bool sorts_row_by_row(std::int64_t rows, std::int64_t length) {
   return rows == 1 || (length >= (std::int64_t{1} << 16) && rows <= 64);
+}
+
+// out[i] = in[idx[i]] (elements of itemsize bytes; every index in range).
+void take(std::size_t itemsize, const void* in, const std::int64_t* idx, std::int64_t m, void* out,
+          cudaStream_t stream);
+
+// Dtypes whose rows sorts_row_by_row sorts on CUB's own key types (no radix-key passes).
+inline bool sorts_natively(DType t) {
+  return t == DType::Float32 || t == DType::Float64 || t == DType::Int32 || t == DType::Int64 || t == DType::Bool ||
+         t == DType::UInt8 || t == DType::UInt16 || t == DType::UInt32 || t == DType::UInt64;
 }
 
 // out[r, :] = np.sort(in[r, :]) (NaN last). in and out may not alias.
@@ -62,6 +72,10 @@ void nonzero(const bool* flags, const Shape& shape, std::int64_t count, std::spa
 // *count_host the number of unique values (the call waits for the stream to read it).
 void unique_sort(DType dtype, const void* in, std::int64_t n, std::int64_t* perm, std::int64_t* starts,
                  std::int64_t* count_host, cudaStream_t stream, const Workspace& ws);
+// The same for complex values already sorted (NumPy's complex order): starts and *count_host
+// from NumPy's unique equality (equal parts, or a NaN in both: np.unique's equal_nan=True).
+void unique_starts_complex(DType dtype, const void* sorted, std::int64_t n, std::int64_t* starts,
+                           std::int64_t* count_host, cudaStream_t stream, const Workspace& ws);
 // Fills the outputs asked for (null: not asked): values (count, the first occurrence's bits),
 // index (count), inverse (n), counts (count).
 void unique_outputs(std::size_t itemsize, const void* in, std::int64_t n, const std::int64_t* perm,

@@ -8,11 +8,7 @@
 
 #include <loom/dtype.hpp>
 
-#if defined(__CUDACC__)
-#define LOOM_HD __host__ __device__ __forceinline__
-#else
-#define LOOM_HD inline
-#endif
+#include "runtime/libs/host_device.hpp"
 
 namespace loom::sortkey {
 

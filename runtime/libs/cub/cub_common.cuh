@@ -67,6 +67,10 @@ template <class F> void visit_width(std::size_t bytes, F&& f) {
 template <class U>
 void encode_keys(const void* in, const std::int64_t* perm, U* out, std::int64_t n, sortkey::Codec c,
                  cudaStream_t stream);
+// np.sort of rows on CUB's own key types (runtime/libs/cub/cub_sort_native.cu), for the dtypes
+// it instantiates; false for the others (the caller sorts them through radix keys).
+bool sort_native(DType dtype, const void* in, void* out, std::int64_t rows, std::int64_t length, cudaStream_t stream,
+                 const Workspace& ws);
 // out[i] = i % length (the index of each element within its row).
 void iota_rows(std::int64_t* out, std::int64_t n, std::int64_t length, cudaStream_t stream);
 // The indices i < n with flags[i] set, in order, into out; their number into *d_count (device).

@@ -4,6 +4,7 @@
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
+#include "runtime/libs/complex_order.hpp"
 #include "runtime/libs/cub/cub_common.cuh"
 
 namespace loom::algo {
@@ -71,6 +72,35 @@ __global__ void search_kernel(const U* sorted, std::int64_t n, const U* v, std::
   }
 }
 
+// The same search on complex values (R: float or double), in NumPy's complex order.
+template <class R>
+__global__ void search_complex_kernel(const R* sorted, std::int64_t n, const R* v, std::int64_t m, bool right,
+                                      std::int64_t* out) {
+  LOOM_GRID_STRIDE(j, m) {
+    const R qr = v[2 * j], qi = v[2 * j + 1];
+    std::int64_t lo = 0, hi = n;
+    while (lo < hi) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      const R sr = sorted[2 * mid], si = sorted[2 * mid + 1];
+      // left: go right while sorted[mid] < q; right: while !(q < sorted[mid]).
+      const bool after = right ? !complexorder::less(qr, qi, sr, si) : complexorder::less(sr, si, qr, qi);
+      if (after) lo = mid + 1; else hi = mid;
+    }
+    out[j] = lo;
+  }
+}
+
+// flags[i]: sorted complex value i starts a new unique value (np.unique, equal_nan=True).
+template <class R> __global__ void complex_starts_kernel(const R* sorted, bool* flags, std::int64_t n) {
+  LOOM_GRID_STRIDE(i, n) {
+    flags[i] = i == 0 || !complexorder::same(sorted[2 * i], sorted[2 * i + 1], sorted[2 * i - 2], sorted[2 * i - 1]);
+  }
+}
+
+template <class U> __global__ void take_kernel(const U* in, const std::int64_t* idx, std::int64_t m, U* out) {
+  LOOM_GRID_STRIDE(i, m) out[i] = in[idx[i]];
+}
+
 }  // namespace
 
 namespace detail {
@@ -134,6 +164,15 @@ void unique_outputs(std::size_t itemsize, const void* in, std::int64_t n, const 
 void searchsorted(DType dtype, const void* sorted, std::int64_t n, const void* v, std::int64_t m, bool right,
                   std::int64_t* out, cudaStream_t stream) {
   if (m == 0) return;
+  if (is_complex(dtype)) {
+    const auto launch = [&]<class R>() {
+      search_complex_kernel<R><<<blocks_for(m), kThreads, 0, stream>>>(static_cast<const R*>(sorted), n,
+                                                                        static_cast<const R*>(v), m, right, out);
+      LOOM_LAUNCHED("search_complex_kernel");
+    };
+    if (dtype == DType::Complex64) launch.operator()<float>(); else launch.operator()<double>();
+    return;
+  }
   const sortkey::Codec c = sortkey::codec_of(dtype, true);
   detail::visit_width(itemsize(dtype), [&]<class U>() {
     if constexpr (sizeof(U) <= 8) {
@@ -141,6 +180,32 @@ void searchsorted(DType dtype, const void* sorted, std::int64_t n, const void* v
                                                                 static_cast<const U*>(v), m, right, c, out);
       LOOM_LAUNCHED("search_kernel");
     }
+  });
+}
+
+void unique_starts_complex(DType dtype, const void* sorted, std::int64_t n, std::int64_t* starts,
+                           std::int64_t* count_host, cudaStream_t stream, const Workspace& ws) {
+  *count_host = 0;
+  if (n == 0) return;
+  bool* flags = static_cast<bool*>(ws(static_cast<std::size_t>(n)));
+  const auto launch = [&]<class R>() {
+    complex_starts_kernel<R><<<blocks_for(n), kThreads, 0, stream>>>(static_cast<const R*>(sorted), flags, n);
+    LOOM_LAUNCHED("complex_starts_kernel");
+  };
+  if (dtype == DType::Complex64) launch.operator()<float>(); else launch.operator()<double>();
+  auto* d_count = static_cast<std::int64_t*>(ws(sizeof(std::int64_t)));
+  detail::flagged_indices(flags, n, starts, d_count, stream, ws);
+  // The one synchronization of np.unique: the number of unique values sizes its outputs.
+  LOOM_CHECK_CUDA(cudaMemcpyAsync(count_host, d_count, sizeof(std::int64_t), cudaMemcpyDeviceToHost, stream));
+  LOOM_CHECK_CUDA(cudaStreamSynchronize(stream));
+}
+
+void take(std::size_t itemsize, const void* in, const std::int64_t* idx, std::int64_t m, void* out,
+          cudaStream_t stream) {
+  if (m == 0) return;
+  detail::visit_width(itemsize, [&]<class U>() {
+    take_kernel<U><<<blocks_for(m), kThreads, 0, stream>>>(static_cast<const U*>(in), idx, m, static_cast<U*>(out));
+    LOOM_LAUNCHED("take_kernel");
   });
 }
 
