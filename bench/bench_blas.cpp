@@ -22,15 +22,6 @@ using loom::Array;
 using loom::DType;
 using loom::bench::time_ms;
 
-std::vector<std::string> json;
-
-void report(const std::string& name, double ms, double flops) {
-  const double tflops = flops / ms / 1e9;
-  std::printf("%-48s %9.3f ms %8.1f TFLOP/s\n", name.c_str(), ms, tflops);
-  std::fflush(stdout);
-  json.push_back(fmt::format("{{\"name\": \"{}\", \"ms\": {:.4f}, \"tflops\": {:.2f}}}", name, ms, tflops));
-}
-
 // Values in about [-1, 1): no overflow in bfloat16, no denormals.
 Array operand(std::int64_t n, DType t, double phase) {
   return loom::sin(loom::arange(n * n).astype(DType::Float32) * 0.001f + static_cast<float>(phase))
@@ -50,19 +41,20 @@ int main(int argc, char** argv) {
   const double flops = 2.0 * n * n * n;
   std::printf("device %s, GEMM %lldx%lldx%lld\n\n", loom::device_info().name.c_str(), static_cast<long long>(n),
               static_cast<long long>(n), static_cast<long long>(n));
+  loom::bench::Report rep("bench_blas", 0);
 
   const Array a = operand(n, DType::Float32, 0.0), b = operand(n, DType::Float32, 1.0);
   loom::set_tf32(false);
-  report("matmul f32 (CUBLAS_COMPUTE_32F, no TF32)", time_ms([&] { loom::matmul(a, b).eval(); }, 10, 2), flops);
-  report("matmul f32 with B transposed (op flag)", time_ms([&] { loom::matmul(a, b.T()).eval(); }, 10, 2), flops);
+  rep.flops("matmul f32 (CUBLAS_COMPUTE_32F, no TF32)", time_ms([&] { loom::matmul(a, b).eval(); }, 10, 2), flops, true);
+  rep.flops("matmul f32 with B transposed (op flag)", time_ms([&] { loom::matmul(a, b.T()).eval(); }, 10, 2), flops, true);
   loom::set_tf32(true);
-  report("matmul f32, TF32 on (32F_FAST_TF32)", time_ms([&] { loom::matmul(a, b).eval(); }, 10, 2), flops);
+  rep.flops("matmul f32, TF32 on (32F_FAST_TF32)", time_ms([&] { loom::matmul(a, b).eval(); }, 10, 2), flops, true);
   loom::set_tf32(false);
   {
     const Array ha = a.astype(DType::BFloat16).eval(), hb = b.astype(DType::BFloat16).eval();
-    report("matmul bf16 (float32 accumulation)", time_ms([&] { loom::matmul(ha, hb).eval(); }, 10, 2), flops);
+    rep.flops("matmul bf16 (float32 accumulation)", time_ms([&] { loom::matmul(ha, hb).eval(); }, 10, 2), flops, true);
     const Array fa = a.astype(DType::Float16).eval(), fb = b.astype(DType::Float16).eval();
-    report("matmul f16 (float32 accumulation)", time_ms([&] { loom::matmul(fa, fb).eval(); }, 10, 2), flops);
+    rep.flops("matmul f16 (float32 accumulation)", time_ms([&] { loom::matmul(fa, fb).eval(); }, 10, 2), flops, true);
   }
 
   std::printf("\nrelu(A @ B + bias), f32 %lld^3\n", static_cast<long long>(n));
@@ -74,17 +66,10 @@ int main(int argc, char** argv) {
     loom::synchronize();
     const int kernels = static_cast<int>(loom::cache_stats().launches);
     const double ms = time_ms([&] { loom::maximum(loom::matmul(a, b) + bias, 0.0f).eval(); }, 10, 2);
-    report(fmt::format("relu(A @ B + bias) {} (GEMM + {} kernel(s))", fused ? "fused" : "unfused", kernels), ms, flops);
+    rep.flops(fmt::format("relu(A @ B + bias) {} (GEMM + {} kernel(s))", fused ? "fused" : "unfused", kernels), ms, flops, true);
   }
   loom::set_fusion(true);
 
-  std::string path = argc > 1 ? argv[1] : "";
-  if (path.empty()) {
-    if (const char* out = std::getenv("OUT")) path = std::string(out) + "/bench_blas.json";
-  }
-  if (!path.empty()) {
-    std::ofstream out(path);
-    out << "{\"n\": " << n << ", \"rows\": [\n  " << fmt::format("{}", fmt::join(json, ",\n  ")) << "\n]}\n";
-  }
+  rep.write(argc, argv);
   return 0;
 }

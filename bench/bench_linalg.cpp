@@ -24,15 +24,6 @@ using loom::Array;
 using loom::DType;
 namespace la = loom::linalg;
 
-std::vector<std::string> json;
-
-void report(const std::string& name, double ms, double flops) {
-  const double gflops = flops / ms / 1e6;
-  std::printf("%-44s %10.3f ms %10.1f GFLOP/s\n", name.c_str(), ms, gflops);
-  std::fflush(stdout);
-  json.push_back(fmt::format("{{\"name\": \"{}\", \"ms\": {:.4f}, \"gflops\": {:.1f}}}", name, ms, gflops));
-}
-
 // A deterministic dense n x n matrix with entries in [-1, 1] (no random generator needed).
 Array dense(std::int64_t n, DType t) {
   return loom::sin(loom::arange(n * n).reshape({n, n}).astype(DType::Float64) * 0.7377).astype(t);
@@ -46,36 +37,31 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::printf("bench_linalg on %s\n", loom::device_info().name.c_str());
+  loom::bench::Report rep("bench_linalg", 0);
   const double n4 = 4096;
   {
     const std::int64_t n = 4096;
     const Array a = (dense(n, DType::Float64) + loom::eye(n) * static_cast<double>(n)).eval();
     const Array b = loom::sin(loom::arange(n).astype(DType::Float64)).eval();
-    report("solve f64 4096 x 4096, 1 rhs", loom::bench::time_ms([&] { la::solve(a, b).eval(); }, 10, 2),
-           2.0 / 3.0 * n4 * n4 * n4 + 2 * n4 * n4);
+    rep.flops("solve f64 4096 x 4096, 1 rhs", loom::bench::time_ms([&] { la::solve(a, b).eval(); }, 10, 2),
+           2.0 / 3.0 * n4 * n4 * n4 + 2 * n4 * n4, false);
     const Array d = dense(n, DType::Float64);
     const Array spd = (d + d.T() + loom::eye(n) * (2.0 * static_cast<double>(n))).eval();
-    report("cholesky f64 4096", loom::bench::time_ms([&] { la::cholesky(spd).eval(); }, 10, 2),
-           n4 * n4 * n4 / 3.0);
+    rep.flops("cholesky f64 4096", loom::bench::time_ms([&] { la::cholesky(spd).eval(); }, 10, 2),
+           n4 * n4 * n4 / 3.0, false);
   }
   {
     const std::int64_t n = 1024;
     const double n1 = 1024;
     const Array a = dense(n, DType::Float32).eval();
     // gesvd's flop count with U and V (LAPACK's working note: ~ 22 n^3), 4/3 n^3 without.
-    report("svd f32 1024 (U, S, Vh)", loom::bench::time_ms([&] {
+    rep.flops("svd f32 1024 (U, S, Vh)", loom::bench::time_ms([&] {
              const auto r = la::svd(a);
              loom::eval(r.U, r.S, r.Vh);
            }, 5, 1),
-           22 * n1 * n1 * n1);
-    report("svdvals f32 1024", loom::bench::time_ms([&] { la::svdvals(a).eval(); }, 5, 1), 4.0 / 3.0 * n1 * n1 * n1);
+           22 * n1 * n1 * n1, false);
+    rep.flops("svdvals f32 1024", loom::bench::time_ms([&] { la::svdvals(a).eval(); }, 5, 1), 4.0 / 3.0 * n1 * n1 * n1, false);
   }
-  std::string path = argc > 1 ? argv[1] : "";
-  if (path.empty() && std::getenv("OUT")) path = std::string(std::getenv("OUT")) + "/bench_linalg.json";
-  if (!path.empty()) {
-    std::ofstream out(path);
-    out << "{\"device\": \"" << loom::device_info().name << "\", \"rows\": [\n  "
-        << fmt::format("{}", fmt::join(json, ",\n  ")) << "\n]}\n";
-  }
+  rep.write(argc, argv);
   return 0;
 }

@@ -22,17 +22,6 @@ namespace {
 using loom::Array;
 using loom::bench::time_ms;
 
-double ceiling = 0;
-std::vector<std::string> json;
-
-void report(const std::string& name, double ms, double bytes) {
-  const double gbs = bytes / ms / 1e6;
-  std::printf("%-48s %9.4f ms %8.1f GB/s %6.1f%% of copy\n", name.c_str(), ms, gbs, 100 * gbs / ceiling);
-  std::fflush(stdout);
-  json.push_back(fmt::format("{{\"name\": \"{}\", \"ms\": {:.6f}, \"gbs\": {:.2f}, \"pct_ceiling\": {:.2f}}}", name, ms,
-                             gbs, 100 * gbs / ceiling));
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -40,27 +29,20 @@ int main(int argc, char** argv) {
     std::printf("bench_random: no GPU\n");
     return 0;
   }
-  ceiling = loom::bench::copy_ceiling_gbs();
+  const double ceiling = loom::bench::copy_ceiling_gbs();
+  loom::bench::Report rep("bench_random", ceiling);
   std::printf("device %s, copy ceiling %.1f GB/s\n\n", loom::device_info().name.c_str(), ceiling);
   const std::int64_t n = std::int64_t{1} << 26;
   const double out = 4.0 * static_cast<double>(n);
   loom::random::Generator g(1234);
-  report("random 2^26 float32 [0,1)", time_ms([&] { g.random({n}, loom::float32).eval(); }), out);
-  report("uniform(-1, 1) 2^26 float32", time_ms([&] { g.uniform(-1, 1, {n}, loom::float32).eval(); }), out);
-  report("standard_normal 2^26 float32", time_ms([&] { g.standard_normal({n}, loom::float32).eval(); }), out);
-  report("normal(2, 3) 2^26 float32", time_ms([&] { g.normal(2, 3, {n}, loom::float32).eval(); }), out);
-  report("random 2^26 float64 [0,1)", time_ms([&] { g.random({n}).eval(); }), 2 * out);
-  report("standard_normal 2^26 float64", time_ms([&] { g.standard_normal({n}).eval(); }), 2 * out);
-  report("integers(0, 1000) 2^26 int32", time_ms([&] { g.integers(0, 1000, {n}, loom::int32).eval(); }), out);
-  report("poisson(4) 2^26 (int64)", time_ms([&] { g.poisson(4.0, {n}).eval(); }), 2 * out);
-  std::string path = argc > 1 ? argv[1] : "";
-  if (path.empty()) {
-    if (const char* dir = std::getenv("OUT")) path = std::string(dir) + "/bench_random.json";
-  }
-  if (!path.empty()) {
-    std::ofstream f(path);
-    f << "{\"copy_ceiling_gbs\": " << ceiling << ", \"rows\": [\n  " << fmt::format("{}", fmt::join(json, ",\n  "))
-      << "\n]}\n";
-  }
+  rep.bandwidth("random 2^26 float32 [0,1)", time_ms([&] { g.random({n}, loom::float32).eval(); }), out);
+  rep.bandwidth("uniform(-1, 1) 2^26 float32", time_ms([&] { g.uniform(-1, 1, {n}, loom::float32).eval(); }), out);
+  rep.bandwidth("standard_normal 2^26 float32", time_ms([&] { g.standard_normal({n}, loom::float32).eval(); }), out);
+  rep.bandwidth("normal(2, 3) 2^26 float32", time_ms([&] { g.normal(2, 3, {n}, loom::float32).eval(); }), out);
+  rep.bandwidth("random 2^26 float64 [0,1)", time_ms([&] { g.random({n}).eval(); }), 2 * out);
+  rep.bandwidth("standard_normal 2^26 float64", time_ms([&] { g.standard_normal({n}).eval(); }), 2 * out);
+  rep.bandwidth("integers(0, 1000) 2^26 int32", time_ms([&] { g.integers(0, 1000, {n}, loom::int32).eval(); }), out);
+  rep.bandwidth("poisson(4) 2^26 (int64)", time_ms([&] { g.poisson(4.0, {n}).eval(); }), 2 * out);
+  rep.write(argc, argv);
   return 0;
 }

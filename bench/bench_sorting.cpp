@@ -23,18 +23,6 @@ namespace {
 using loom::Array;
 using loom::DType;
 
-double ceiling = 0;
-std::vector<std::string> json;
-
-void report(const std::string& name, const std::function<Array()>& f, double bytes) {
-  const double ms = loom::bench::time_ms([&] { f().eval(); });
-  const double gbs = bytes / ms / 1e6;
-  std::printf("%-44s %9.4f ms %8.1f GB/s %6.1f%% of copy\n", name.c_str(), ms, gbs, 100 * gbs / ceiling);
-  std::fflush(stdout);
-  json.push_back(fmt::format("{{\"name\": \"{}\", \"ms\": {:.6f}, \"gbs\": {:.2f}, \"pct_ceiling\": {:.2f}}}", name, ms,
-                             gbs, 100 * gbs / ceiling));
-}
-
 Array random_f32(std::int64_t n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> u(-1e3f, 1e3f);
@@ -55,7 +43,11 @@ int main(int argc, char** argv) {
   const Array xi = x.astype(DType::Int32).eval();
   const double b4 = 4.0 * static_cast<double>(n);
   const double copy_ms = loom::bench::time_ms([&] { x.copy().eval(); });
-  ceiling = 2 * b4 / copy_ms / 1e6;
+  const double ceiling = 2 * b4 / copy_ms / 1e6;
+  loom::bench::Report rep("bench_sorting", ceiling);
+  const auto report = [&](const std::string& name, const std::function<Array()>& f, double bytes) {
+    rep.bandwidth(name, loom::bench::time_ms([&] { f().eval(); }), bytes);
+  };
   std::printf("%s; copy ceiling %.1f GB/s (2^26 float32 copy %.4f ms)\n", loom::device_info().name.c_str(), ceiling,
               copy_ms);
 
@@ -70,12 +62,6 @@ int main(int argc, char** argv) {
   report("sort float32 2^26 axis 0 of (1024, 65536)", [&] { return loom::sort(x.reshape({1024, n / 1024}), 0); },
          2 * b4);
 
-  const char* out_dir = std::getenv("OUT");
-  const std::string path = argc > 1 ? argv[1] : out_dir ? std::string(out_dir) + "/bench_sorting.json" : "";
-  if (!path.empty()) {
-    std::ofstream out(path);
-    out << "{\"copy_ceiling_gbs\": " << ceiling << ", \"rows\": [\n  " << fmt::format("{}", fmt::join(json, ",\n  "))
-        << "\n]}\n";
-  }
+  rep.write(argc, argv);
   return 0;
 }

@@ -27,31 +27,6 @@ using loom::DType;
 using loom::bench::time_ms;
 namespace sp = loom::sparse;
 
-double ceiling = 0;
-std::vector<std::string> json;
-
-void report(const std::string& name, double ms, double bytes) {
-  const double gbs = bytes / ms / 1e6;
-  std::printf("%-52s %9.4f ms %8.1f GB/s %6.1f%% of copy\n", name.c_str(), ms, gbs, 100 * gbs / ceiling);
-  std::fflush(stdout);
-  json.push_back(fmt::format("{{\"name\": \"{}\", \"ms\": {:.6f}, \"gbs\": {:.2f}, \"pct_ceiling\": {:.2f}}}", name, ms,
-                             gbs, 100 * gbs / ceiling));
-}
-
-double copy_ceiling() {
-  const std::size_t bytes = std::size_t{1} << 30;
-  void *a = nullptr, *b = nullptr;
-  cudaMalloc(&a, bytes);
-  cudaMalloc(&b, bytes);
-  const double ms = time_ms([&] {
-    cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, 0);
-    cudaDeviceSynchronize();
-  });
-  cudaFree(a);
-  cudaFree(b);
-  return 2.0 * bytes / ms / 1e6;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -59,7 +34,8 @@ int main(int argc, char** argv) {
     std::printf("bench_sparse: no GPU\n");
     return 0;
   }
-  ceiling = copy_ceiling();
+  const double ceiling = loom::bench::copy_ceiling_gbs();
+  loom::bench::Report rep("bench_sparse", ceiling);
   std::printf("device %s, copy ceiling %.1f GB/s\n\n", loom::device_info().name.c_str(), ceiling);
 
   constexpr std::int64_t n = 1'000'000, per_row = 10, nnz = n * per_row;
@@ -82,8 +58,7 @@ int main(int argc, char** argv) {
   const sp::csr_matrix a(loom::asarray(data), loom::asarray(indices), loom::asarray(indptr), {n, n});
   loom::synchronize();
   const double build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("csr_matrix from host arrays (upload + validation, one read back): %.2f ms\n\n", build_ms);
-  json.push_back(fmt::format("{{\"name\": \"csr_matrix from host arrays, 1e7 nnz\", \"ms\": {:.6f}}}", build_ms));
+  rep.time("csr_matrix from host arrays, 1e7 nnz (upload, validation)", build_ms);
 
   const Array x = loom::asarray(xh);
   for (DType t : {DType::Float32, DType::Float64}) {
@@ -92,23 +67,17 @@ int main(int argc, char** argv) {
     const Array xt = x.astype(t).eval();
     const double item = static_cast<double>(loom::itemsize(t));
     const double bytes = item * nnz + 4.0 * nnz + 4.0 * (n + 1) + item * nnz + item * n;
-    report(fmt::format("SpMV CSR 1e6 x 1e6, 1e7 nnz, {}", loom::name(t)), time_ms([&] { ae.matmul(xt).eval(); }),
+    rep.bandwidth(fmt::format("SpMV CSR 1e6 x 1e6, 1e7 nnz, {}", loom::name(t)), time_ms([&] { ae.matmul(xt).eval(); }),
            bytes);
     if (t == DType::Float32) {
       const Array xm = loom::ones({n, 8}, t).T().copy().T().eval();  // column-major: no copy at the call
       const double mbytes = item * nnz + 4.0 * nnz + 4.0 * (n + 1) + 8 * (item * nnz + item * n);
-      report("SpMM CSR 1e6 x 1e6 @ (1e6, 8), column-major, float32", time_ms([&] { ae.matmul(xm).eval(); }), mbytes);
+      rep.bandwidth("SpMM CSR 1e6 x 1e6 @ (1e6, 8), column-major, float32", time_ms([&] { ae.matmul(xm).eval(); }), mbytes);
       const double cbytes = 2 * (item * nnz + 4.0 * nnz) + 4.0 * (n + 1) * 2;
-      report("CSR -> CSC (Csr2cscEx2), 1e7 nnz, float32", time_ms([&] { loom::eval(ae.tocsc().data()); }), cbytes);
+      rep.bandwidth("CSR -> CSC (Csr2cscEx2), 1e7 nnz, float32", time_ms([&] { loom::eval(ae.tocsc().data()); }), cbytes);
     }
   }
 
-  std::string path = argc > 1 ? argv[1] : "";
-  if (path.empty() && std::getenv("OUT")) path = std::string(std::getenv("OUT")) + "/bench_sparse.json";
-  if (!path.empty()) {
-    std::ofstream out(path);
-    out << "{\"copy_ceiling_gbs\": " << ceiling << ", \"rows\": [\n  " << fmt::format("{}", fmt::join(json, ",\n  "))
-        << "\n]}\n";
-  }
+  rep.write(argc, argv);
   return 0;
 }

@@ -1,13 +1,20 @@
 #pragma once
 // Timing shared by the benchmarks: wall time per call with a synchronize after each call,
-// median of `reps` after warm-up (PERF.md's method).
+// median of `reps` after warm-up (PERF.md's method); the copy ceiling; and Report, which prints
+// each row as it is measured and writes them all as JSON at the end.
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include <cuda_runtime_api.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <loom/device.hpp>
 
@@ -45,5 +52,49 @@ inline double copy_ceiling_gbs() {
   cudaFree(b);
   return 2.0 * static_cast<double>(bytes) / ms / 1e6;
 }
+
+// Rows of one benchmark: printed as measured; write() puts them in
+// {"device", "copy_ceiling_gbs", "rows": [{"name", "ms", ...}]} at argv[1], else $OUT/<bench>.json.
+class Report {
+ public:
+  Report(std::string bench, double ceiling_gbs) : bench_(std::move(bench)), ceiling_(ceiling_gbs) {}
+
+  // ms, GB/s for `bytes` moved, and % of the copy ceiling.
+  void bandwidth(const std::string& name, double ms, double bytes) {
+    const double gbs = bytes / ms / 1e6, pct = ceiling_ > 0 ? 100 * gbs / ceiling_ : 0;
+    std::printf("%-56s %9.4f ms %8.1f GB/s %6.1f%% of copy\n", name.c_str(), ms, gbs, pct);
+    add(fmt::format("{{\"name\": \"{}\", \"ms\": {:.6f}, \"gbs\": {:.2f}, \"pct_ceiling\": {:.2f}}}", name, ms, gbs, pct));
+  }
+  // ms alone.
+  void time(const std::string& name, double ms) {
+    std::printf("%-56s %9.4f ms\n", name.c_str(), ms);
+    add(fmt::format("{{\"name\": \"{}\", \"ms\": {:.6f}}}", name, ms));
+  }
+  // ms and the rate of `flops` floating-point operations (TFLOP/s when tera, else GFLOP/s).
+  void flops(const std::string& name, double ms, double flops, bool tera) {
+    const double rate = flops / ms / (tera ? 1e9 : 1e6);
+    const char* unit = tera ? "tflops" : "gflops";
+    std::printf("%-56s %9.3f ms %9.1f %s\n", name.c_str(), ms, rate, tera ? "TFLOP/s" : "GFLOP/s");
+    add(fmt::format("{{\"name\": \"{}\", \"ms\": {:.4f}, \"{}\": {:.2f}}}", name, ms, unit, rate));
+  }
+
+  void write(int argc, char** argv) const {
+    std::string path = argc > 1 ? argv[1] : "";
+    if (const char* out = std::getenv("OUT"); path.empty() && out) path = std::string(out) + "/" + bench_ + ".json";
+    if (path.empty()) return;
+    std::ofstream f(path);
+    f << "{\"device\": \"" << device_info().name << "\", \"copy_ceiling_gbs\": " << ceiling_ << ", \"rows\": [\n  "
+      << fmt::format("{}", fmt::join(rows_, ",\n  ")) << "\n]}\n";
+  }
+
+ private:
+  void add(std::string row) {
+    std::fflush(stdout);
+    rows_.push_back(std::move(row));
+  }
+  std::string bench_;
+  double ceiling_;
+  std::vector<std::string> rows_;
+};
 
 }  // namespace loom::bench
