@@ -6,6 +6,11 @@
 //                reduction; blocks split long reductions and the last one combines their partials
 //   per-thread   a thread per output (the kept dim is innermost: neighbouring threads read
 //                neighbouring elements); blocks along y split long reductions the same way
+//   warp rows    a group of `lanes` lanes of a warp per output (short contiguous rows): strided
+//                loads, a shuffle combine inside the group, no block barrier
+//   column tiles `lanes` columns x 256 / lanes row slots per block (few kept outputs, kept dim
+//                innermost): row slots combined by shuffles, then through shared memory
+//   row-resident a block per row kept in registers, outputs over the whole row (softmax)
 
 #include <algorithm>
 
@@ -55,6 +60,17 @@ std::string state_type(const ReduceSpec& r) {
   return "?";
 }
 
+const char* strategy_comment(ReduceStrategy s) {
+  switch (s) {
+    case ReduceStrategy::Cooperative: return "cooperative, a block per output";
+    case ReduceStrategy::PerThread: return "per-thread, a thread per output";
+    case ReduceStrategy::Rows: return "row-resident, a block per row kept in registers";
+    case ReduceStrategy::WarpRows: return "warp rows, a group of a warp's lanes per output";
+    case ReduceStrategy::ColumnTiles: return "column tiles, a block of columns x row slots";
+  }
+  return "?";
+}
+
 class ReduceEmitter {
  public:
   ReduceEmitter(const KernelPlan& p, std::span<const Param> params)
@@ -77,10 +93,7 @@ class ReduceEmitter {
       w_.line("//   {}({}) reduces {}", detail::reduce_name(r_.reductions[i].kind), i,
               expression_text(pro_, static_cast<int>(i)));
     }
-    w_.line("// {}: {} prologue dim(s) ({} reduced), {}-bit indexing",
-            r_.strategy == ReduceStrategy::Cooperative ? "cooperative, a block per output"
-            : r_.strategy == ReduceStrategy::Rows      ? "row-resident, a block per row kept in registers"
-                                                       : "per-thread, a thread per output",
+    w_.line("// {}: {} prologue dim(s) ({} reduced), {}-bit indexing", strategy_comment(r_.strategy),
             pro_.shape.size(), std::count(r_.reduced.begin(), r_.reduced.end(), 1),
             p_.index32 ? 32 : 64);
     w_.line("// structural key {:016x}: scalars, sizes and strides are arguments", key_digest(p_.key));
@@ -424,12 +437,141 @@ class ReduceEmitter {
     }
   }
 
+  // Warp rows: lanes t of a group of a.lanes lanes read elements t*vec, (t + lanes)*vec, ... of
+  // their row, a batch of loads at a time; the group combines with shuffles (a fixed tree) and
+  // its first lane runs the epilogue. Warps stride over rows, 32 / lanes rows per step.
+  void emit_warp_rows_kernel() {
+    const std::string it = idx_t_;
+    vec_ = r_.vec;
+    const int batch = vec_ > 1 ? kWarpRowsVectorBatch : kWarpRowsScalarBatch;
+    const std::string stride = vec_ > 1 ? fmt::format("{} * lanes", vec_) : "lanes";
+    w_.line("const int lanes = (int)a.lanes;             // lanes per row: a power of two <= 32");
+    w_.line("const int t = threadIdx.x & (lanes - 1);   // this lane's place in its row");
+    w_.line("const int sub = (threadIdx.x & 31) / lanes;  // this lane's row in the warp's step");
+    w_.line("const long long rows_per_warp = 32 / lanes;");
+    w_.line("const long long warp = (long long)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);");
+    w_.line("const long long step = (long long)gridDim.x * (blockDim.x >> 5) * rows_per_warp;");
+    w_.line("// The loop is the same for every lane of a warp: all of them reach the shuffles.");
+    w_.open_block("for (long long jw = warp * rows_per_warp; jw < a.nk; jw += step)");
+    w_.line("const {0} j = ({0})(jw + sub);", it);
+    unravel_class("j", 0);
+    emit_prologue_bases();
+    emit_states();
+    w_.open_block("if (j < a.nk)");
+    w_.open_block(fmt::format("for ({0} rb = ({0})t{1}; rb < a.nr; rb += {2} * {3})", it,
+                              vec_ > 1 ? fmt::format(" * {}", vec_) : "", batch, stride));
+    declare_caches(batch);
+    emit_batch("rb", stride, "a.nr", batch);
+    w_.close_block();
+    w_.close_block();
+    vec_ = 1;
+    w_.line("// The group's lanes combined in a fixed order: lane t merges lane t + d.");
+    w_.open_block("for (int d = lanes >> 1; d > 0; d >>= 1)");
+    for (std::size_t i = 0; i < r_.reductions.size(); ++i) w_.line("s{0}.merge(s{0}.shfl_down(d));", i);
+    w_.close_block();
+    w_.open_block("if (t == 0 && j < a.nk)");
+    emit_epilogue("j");
+    w_.close_block();
+    w_.close_block();
+  }
+
+  // Column tiles: combines the row slots' states of each column into the states of the block's
+  // first `lanes` threads (row slot 0): slots sharing a warp by shuffles, then the warps' states
+  // through shared memory in warp order. Every thread of the block calls it.
+  void emit_tile_combine() {
+    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+      w_.line("for (int d = 16; d >= lanes; d >>= 1) s{0}.merge(s{0}.shfl_down(d));", i);
+      w_.line("if ((threadIdx.x & 31) < lanes) sh{0}[(threadIdx.x >> 5) * lanes + tx] = s{0};", i);
+      w_.line("__syncthreads();");
+      w_.open_block("if (threadIdx.x < lanes)");
+      w_.line("for (int w = 1; w < (int)(blockDim.x >> 5); ++w) s{0}.merge(sh{0}[w * lanes + tx]);", i);
+      w_.close_block();
+      w_.line("__syncthreads();  // the tile is reused");
+    }
+  }
+
+  // Column tiles, split rows: the last block of a tile merges the partial states of every split
+  // (partials[split * nk + column]), each row slot a strided share, loads first, then the same
+  // combine as a block's own.
+  void emit_tile_merge() {
+    w_.line("__threadfence();");
+    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+      const std::string st = state_type(r_.reductions[i]);
+      w_.line("s{}.init();", i);
+      w_.open_block("if (j < a.nk)");
+      w_.line("const {0}* part = static_cast<const {0}*>(a.partials{1}) + j;", st, i);
+      w_.open_block(fmt::format("for (unsigned g0 = ty; g0 < gridDim.y; g0 += {} * slots)", kColumnTileBatch));
+      w_.line("{} m[{}];", st, kColumnTileBatch);
+      for (int phase = 0; phase < 2; ++phase) {
+        w_.line("#pragma unroll");
+        w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", kColumnTileBatch));
+        w_.line("const unsigned g = g0 + k * slots;");
+        if (phase == 0) {
+          w_.line("if (g < gridDim.y) m[k] = loom::red::load_partial(part + (long long)g * a.nk);");
+        } else {
+          w_.line("if (g < gridDim.y) s{}.merge(m[k]);", i);
+        }
+        w_.close_block();
+      }
+      w_.close_block();
+      w_.close_block();
+    }
+    emit_tile_combine();
+  }
+
+  void emit_column_tiles_kernel() {
+    const std::string it = idx_t_;
+    w_.line("// One state per (warp, column) when row slots combine: 32 bytes each at most.");
+    w_.line("__shared__ __align__(16) unsigned char tile[8 * 32 * 32];");
+    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+      w_.line("{0}* const sh{1} = reinterpret_cast<{0}*>(tile);  // reduction {1}'s turn", state_type(r_.reductions[i]), i);
+    }
+    w_.line("__shared__ bool last;");
+    w_.line("const int lanes = (int)a.lanes;          // columns per block: a power of two <= 32");
+    w_.line("const int tx = threadIdx.x & (lanes - 1);  // this thread's column in the tile");
+    w_.line("const int ty = threadIdx.x / lanes;        // its row slot");
+    w_.line("const int slots = blockDim.x / lanes;");
+    w_.line("const {0} j = ({0})blockIdx.x * lanes + tx;", it);
+    unravel_class("j", 0);
+    emit_prologue_bases();
+    emit_states();
+    w_.line("const {0} r_begin = ({0})blockIdx.y * a.chunk;", it);
+    w_.line("const {0} r_end = a.nr - r_begin < a.chunk ? ({0})a.nr : r_begin + ({0})a.chunk;", it);
+    w_.open_block("if (j < a.nk)");
+    w_.open_block(fmt::format("for ({} rb = r_begin + ty; rb < r_end; rb += {} * slots)", it, kColumnTileBatch));
+    declare_caches(kColumnTileBatch);
+    emit_batch("rb", "slots", "r_end", kColumnTileBatch);
+    w_.close_block();
+    w_.close_block();
+    emit_tile_combine();
+    w_.open_block("if (gridDim.y > 1)");
+    w_.open_block("if (threadIdx.x < lanes && j < a.nk)");
+    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+      w_.line("static_cast<{0}*>(a.partials{1})[(long long)blockIdx.y * a.nk + j] = s{1};", state_type(r_.reductions[i]), i);
+    }
+    w_.close_block();
+    w_.line("__threadfence();");
+    w_.line("__syncthreads();");
+    w_.line("if (threadIdx.x == 0) last = atomicAdd(a.tickets + blockIdx.x, 1u) == gridDim.y - 1;");
+    w_.line("__syncthreads();");
+    w_.line("if (!last) return;  // the same for every thread of the block");
+    emit_tile_merge();
+    w_.close_block();
+    w_.open_block("if (threadIdx.x < lanes && j < a.nk)");
+    emit_epilogue("j");
+    w_.close_block();
+  }
+
   void emit_kernel(const std::string& name) {
     const std::string it = idx_t_;
     w_.line("extern \"C\" __global__ void __launch_bounds__(256)");
     w_.open_block(fmt::format("{}(const __grid_constant__ Args a)", name));
     if (r_.strategy == ReduceStrategy::Rows) {
       emit_rows_kernel();
+    } else if (r_.strategy == ReduceStrategy::WarpRows) {
+      emit_warp_rows_kernel();
+    } else if (r_.strategy == ReduceStrategy::ColumnTiles) {
+      emit_column_tiles_kernel();
     } else if (r_.strategy == ReduceStrategy::Cooperative) {
       for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
         w_.line("__shared__ {} sh{}[32];", state_type(r_.reductions[i]), i);
