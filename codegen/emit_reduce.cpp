@@ -524,6 +524,7 @@ class ReduceEmitter {
     w_.line("// One state per (warp, column) when row slots combine: 32 bytes each at most.");
     w_.line("__shared__ __align__(16) unsigned char tile[8 * 32 * 32];");
     for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+      w_.line("static_assert(sizeof({}) <= 32, \"a state fits its tile slot\");", state_type(r_.reductions[i]));
       w_.line("{0}* const sh{1} = reinterpret_cast<{0}*>(tile);  // reduction {1}'s turn", state_type(r_.reductions[i]), i);
     }
     w_.line("__shared__ bool last;");
