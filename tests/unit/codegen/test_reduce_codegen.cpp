@@ -111,6 +111,22 @@ TEST_CASE("rows of 17..2047 take a warp's lanes, skinny columns a tile of row sl
   CHECK(part(loom::sum(v.reshape({-1, 2048}), 1)).strategy == ReduceStrategy::Cooperative);
   CHECK(part(loom::sum(v.reshape({-1, 16}), 1)).strategy == ReduceStrategy::PerThread);
   CHECK(part(loom::sum(v[{loom::Slice(0, 16000)}].reshape({16, 1000}), 1)).strategy == ReduceStrategy::Cooperative);  // few rows
+  // A view one element into rows of stride 68: planned with 16-byte loads; an address that is
+  // not 16-byte aligned drops them (another key, more lanes per row).
+  {
+    const Array w = loom::empty({300, 68}, DType::Float32)[{loom::all, loom::Slice(1, 65)}];
+    auto kp = prepared({loom::sum(w, 1)}).kernels[0];
+    REQUIRE(kp.reduce->vec == 4);
+    CHECK(reduce_lanes(*kp.reduce) == 4);
+    const std::string vector_key = kp.key;
+    alignas(16) static float storage[4];
+    const auto at = [](const loom::detail::Node*) -> const void* { return storage; };
+    CHECK_FALSE(loom::codegen::vector_aligned(kp, at, {}));  // storage + 1 element
+    loom::codegen::drop_vectors(kp);
+    CHECK(kp.reduce->vec == 1);
+    CHECK(reduce_lanes(*kp.reduce) == 8);
+    CHECK(kp.key != vector_key);
+  }
   // Every reduction of a group goes the same way (mean + var: one kernel).
   const Array h = v[{loom::Slice(0, 100 * 600000)}].reshape({-1, 100});
   const auto mv = prepared({loom::mean(h, 1), loom::var(h, 1)});
