@@ -1,11 +1,16 @@
 // CUDA source of a reduction kernel (emit_elementwise.hpp's emit_kernel for plans with a
 // reduction part). Shape of the source: the header comment, Args, `prologue` (the values reduced,
-// at one input element), `epilogue` (the outputs, from the reductions' results), and one of two
-// skeletons:
+// at one input element), `epilogue` (the outputs, from the reductions' results), and one
+// skeleton per strategy (the last three in emit_reduce_layouts.cpp):
 //   cooperative  a block per output: threads stride over the reduced elements, then a block
 //                reduction; blocks split long reductions and the last one combines their partials
 //   per-thread   a thread per output (the kept dim is innermost: neighbouring threads read
 //                neighbouring elements); blocks along y split long reductions the same way
+//   warp rows    a group of `lanes` lanes of a warp per output (short contiguous rows): strided
+//                loads, a shuffle combine inside the group, no block barrier
+//   column tiles `lanes` columns x 256 / lanes row slots per block (few kept outputs, kept dim
+//                innermost): row slots combined by shuffles, then through shared memory
+//   row-resident a block per row kept in registers, outputs over the whole row (softmax)
 
 #include <algorithm>
 
@@ -14,7 +19,7 @@
 #include "codegen/ctypes.hpp"
 #include "codegen/element_emitter.hpp"
 #include "codegen/emit_elementwise.hpp"
-#include "codegen/source_writer.hpp"
+#include "codegen/reduce_emitter.hpp"
 
 namespace loom::codegen {
 
@@ -28,6 +33,19 @@ int last_reduced_dim(const ReducePart& r) {
   }
   return -1;
 }
+
+const char* strategy_comment(ReduceStrategy s) {
+  switch (s) {
+    case ReduceStrategy::Cooperative: return "cooperative, a block per output";
+    case ReduceStrategy::PerThread: return "per-thread, a thread per output";
+    case ReduceStrategy::Rows: return "row-resident, a block per row kept in registers";
+    case ReduceStrategy::WarpRows: return "warp rows, a group of a warp's lanes per output";
+    case ReduceStrategy::ColumnTiles: return "column tiles, a block of columns x row slots";
+  }
+  return "?";
+}
+
+}  // namespace
 
 // The C++ type of a reduction's result (what the epilogue receives).
 std::string result_ctype(const ReduceSpec& r) {
@@ -55,449 +73,386 @@ std::string state_type(const ReduceSpec& r) {
   return "?";
 }
 
-class ReduceEmitter {
- public:
-  ReduceEmitter(const KernelPlan& p, std::span<const Param> params)
-      : p_(p), r_(*p.reduce), pro_(*p.reduce->prologue), params_(params) {
-    idx_t_ = p.index32 ? "int" : "long long";
-    for (const ReduceSpec& s : r_.reductions) reduced_nodes_.push_back(s.node);
+ReduceEmitter::ReduceEmitter(const KernelPlan& p, std::span<const Param> params)
+    : p_(p), r_(*p.reduce), pro_(*p.reduce->prologue), params_(params) {
+  idx_t_ = p.index32 ? "int" : "long long";
+  for (const ReduceSpec& s : r_.reductions) reduced_nodes_.push_back(s.node);
+}
+
+KernelSource ReduceEmitter::run() {
+  KernelSource ks;
+  ks.name = kernel_name(p_);
+  ks.headers = prelude_includes({&p_, &pro_}, ks.needs_cuda_include);
+  ks.headers.push_back("loom_reduce.cuh");
+
+  w_.line("// loom kernel {}", ks.name);
+  for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
+    w_.line("// out{} = {}", o, expression_text(p_, static_cast<int>(o)));
   }
-
-  KernelSource run() {
-    KernelSource ks;
-    ks.name = kernel_name(p_);
-    ks.headers = prelude_includes({&p_, &pro_}, ks.needs_cuda_include);
-    ks.headers.push_back("loom_reduce.cuh");
-
-    w_.line("// loom kernel {}", ks.name);
-    for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
-      w_.line("// out{} = {}", o, expression_text(p_, static_cast<int>(o)));
-    }
-    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
-      w_.line("//   {}({}) reduces {}", detail::reduce_name(r_.reductions[i].kind), i,
-              expression_text(pro_, static_cast<int>(i)));
-    }
-    w_.line("// {}: {} prologue dim(s) ({} reduced), {}-bit indexing",
-            r_.strategy == ReduceStrategy::Cooperative ? "cooperative, a block per output"
-            : r_.strategy == ReduceStrategy::Rows      ? "row-resident, a block per row kept in registers"
-                                                       : "per-thread, a thread per output",
-            pro_.shape.size(), std::count(r_.reduced.begin(), r_.reduced.end(), 1),
-            p_.index32 ? 32 : 64);
-    w_.line("// structural key {:016x}: scalars, sizes and strides are arguments", key_digest(p_.key));
-    for (const std::string& h : ks.headers) w_.line("#include \"{}\"", h);
-    w_.blank();
-    const KernelPlan* plans[2] = {&p_, &pro_};
-    emit_args(w_, params_, plans);
-    ElementEmitter pe(pro_, "p", w_);
-    ElementEmitter ee(p_, "", w_, reduced_nodes_);
-    pe.emit_unravel_helpers();
-    ee.emit_unravel_helpers();
-    pe.emit_element("prologue", "The values reduced, at one element of the input.");
-    ee.emit_element("epilogue", "The outputs at one output element, from the reductions' results.");
-    emit_kernel(ks.name);
-    ks.text = w_.take();
-    return ks;
+  for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+    w_.line("//   {}({}) reduces {}", detail::reduce_name(r_.reductions[i].kind), i,
+            expression_text(pro_, static_cast<int>(i)));
   }
+  w_.line("// {}: {} prologue dim(s) ({} reduced), {}-bit indexing", strategy_comment(r_.strategy),
+          pro_.shape.size(), std::count(r_.reduced.begin(), r_.reduced.end(), 1),
+          p_.index32 ? 32 : 64);
+  w_.line("// structural key {:016x}: scalars, sizes and strides are arguments", key_digest(p_.key));
+  for (const std::string& h : ks.headers) w_.line("#include \"{}\"", h);
+  w_.blank();
+  const KernelPlan* plans[2] = {&p_, &pro_};
+  emit_args(w_, params_, plans);
+  ElementEmitter pe(pro_, "p", w_);
+  ElementEmitter ee(p_, "", w_, reduced_nodes_);
+  pe.emit_unravel_helpers();
+  ee.emit_unravel_helpers();
+  pe.emit_element("prologue", "The values reduced, at one element of the input.");
+  ee.emit_element("epilogue", "The outputs at one output element, from the reductions' results.");
+  emit_kernel(ks.name);
+  ks.text = w_.take();
+  return ks;
+}
 
- private:
-  std::string coord(int d) const { return fmt::format("{}{}", r_.reduced[static_cast<std::size_t>(d)] ? "q" : "o", d); }
-
-  // Declares the coordinates of `linear` over the prologue dims of one class.
-  void unravel_class(const std::string& linear, std::uint8_t cls) {
-    std::vector<int> dims;
-    for (int d = 0; d < pro_.shape.size(); ++d) {
-      if (r_.reduced[static_cast<std::size_t>(d)] == cls) dims.push_back(d);
-    }
-    if (dims.empty()) return;
-    if (dims.size() == 1) {
-      w_.line("const {} {} = {};", idx_t_, coord(dims[0]), linear);
-      return;
-    }
-    const std::string t = cls ? "tr" : "tk";
-    w_.line("{} {} = {};", idx_t_, t, linear);
-    for (std::size_t i = dims.size() - 1; i >= 1; --i) {
-      w_.line("const {0} {1} = {2} % ({0})a.pn{3};", idx_t_, coord(dims[i]), t, dims[i]);
-      w_.line("{} /= ({})a.pn{};", t, idx_t_, dims[i]);
-    }
-    w_.line("const {} {} = {};", idx_t_, coord(dims[0]), t);
+// Declares the coordinates of `linear` over the prologue dims of one class.
+void ReduceEmitter::unravel_class(const std::string& linear, std::uint8_t cls) {
+  std::vector<int> dims;
+  for (int d = 0; d < pro_.shape.size(); ++d) {
+    if (r_.reduced[static_cast<std::size_t>(d)] == cls) dims.push_back(d);
   }
-
-  // sum of coord(d) * a.<name>_st<d> over the dims of class `cls` (all dims when cls < 0).
-  // unit_dim: a dim whose stride the key fixes at 1 (its coordinate enters as it is).
-  std::string affine_sum(const std::string& name, int cls, int ndim,
-                         const std::function<std::string(int)>& coords, int unit_dim = -1) const {
-    std::string s;
-    for (int d = 0; d < ndim; ++d) {
-      if (cls >= 0 && r_.reduced[static_cast<std::size_t>(d)] != cls) continue;
-      if (d == unit_dim) {
-        s += fmt::format("{}{}", s.empty() ? "" : " + ", coords(d));
-      } else {
-        s += fmt::format("{}(long long){} * a.{}_st{}", s.empty() ? "" : " + ", coords(d), name, d);
-      }
-    }
-    return s.empty() ? "0" : s;
+  if (dims.empty()) return;
+  if (dims.size() == 1) {
+    w_.line("const {} {} = {};", idx_t_, coord(dims[0]), linear);
+    return;
   }
-
-  // The last reduced dim, when prologue leaf j steps through it with stride 1 (in the key).
-  int unit_reduced_dim(int j) const {
-    const int d = last_reduced_dim(r_);
-    if (d < 0) return -1;
-    const Leaf& l = pro_.leaves[static_cast<std::size_t>(j)];
-    return l.idx[0].c[static_cast<std::size_t>(d)] == 1 ? d : -1;
+  const std::string t = cls ? "tr" : "tk";
+  w_.line("{} {} = {};", idx_t_, t, linear);
+  for (std::size_t i = dims.size() - 1; i >= 1; --i) {
+    w_.line("const {0} {1} = {2} % ({0})a.pn{3};", idx_t_, coord(dims[i]), t, dims[i]);
+    w_.line("{} /= ({})a.pn{};", t, idx_t_, dims[i]);
   }
+  w_.line("const {} {} = {};", idx_t_, coord(dims[0]), t);
+}
 
-  // Per-output bases of the prologue leaves (their kept part), before the reduced loop.
-  void emit_prologue_bases() {
-    const int nd = pro_.shape.size();
-    const auto c = [&](int d) { return coord(d); };
-    for (int j = 0; j < static_cast<int>(pro_.leaves.size()); ++j) {
-      const Leaf& l = pro_.leaves[static_cast<std::size_t>(j)];
-      if (l.unravel || l.kind == LeafKind::Scalar || l.kind == LeafKind::Reduced) continue;
-      if (l.kind == LeafKind::Buffer) {
-        w_.line("const long long pb{} = {};", j, affine_sum(fmt::format("pin{}", j), 0, nd, c));
-      } else if (l.kind == LeafKind::Eye) {
-        w_.line("const long long pb{0}r = a.pg{0}_row_off + {1};", j, affine_sum(fmt::format("pg{}_row", j), 0, nd, c));
-        w_.line("const long long pb{0}c = a.pg{0}_col_off + {1};", j, affine_sum(fmt::format("pg{}_col", j), 0, nd, c));
-      } else {
-        w_.line("const long long pb{0} = a.pg{0}_off + {1};", j, affine_sum(fmt::format("pg{}", j), 0, nd, c));
-      }
-    }
-  }
-
-  // Loads of the prologue's buffers at reduced index r into registers c<j>[slot].
-  void emit_prologue_loads(const std::string& slot) {
-    const int nd = pro_.shape.size();
-    const auto c = [&](int d) { return coord(d); };
-    for (int j = 0; j < static_cast<int>(pro_.leaves.size()); ++j) {
-      const Leaf& l = pro_.leaves[static_cast<std::size_t>(j)];
-      if (l.kind != LeafKind::Buffer || l.unravel) continue;
-      const std::string at = fmt::format("pb{} + {}", j, affine_sum(fmt::format("pin{}", j), 1, nd, c, unit_reduced_dim(j)));
-      if (vec_ > 1) {
-        w_.line("c{0}[{1}] = *reinterpret_cast<const loom::Vec<{2}, {3}>*>(a.pin{0} + ({4}));", j, slot, vec_,
-                storage_ctype(l.dtype), at);
-      } else {
-        w_.line("c{}[{}] = a.pin{}[{}];", j, slot, j, at);
-      }
-    }
-  }
-
-  // The prologue call at the current coordinates, its buffers read from registers c<j>[slot].
-  void emit_prologue_call(const std::string& slot) {
-    const int nd = pro_.shape.size();
-    const auto c = [&](int d) { return coord(d); };
-    std::vector<std::string> args{"a"};
-    for (int j = 0; j < static_cast<int>(pro_.leaves.size()); ++j) {
-      const Leaf& l = pro_.leaves[static_cast<std::size_t>(j)];
-      if (l.kind == LeafKind::Scalar) continue;
-      if (l.unravel) {
-        std::string lin = fmt::format("a.pu{}_lin", j);
-        for (int d = 0; d < nd; ++d) lin += fmt::format(" + (long long){} * a.pu{}_lin_st{}", coord(d), j, d);
-        if (l.kind == LeafKind::Buffer) {
-          args.push_back(fmt::format("a.pin{0}[pu{0}_offset(a, {1})]", j, lin));
-        } else {
-          w_.line("long long r{0}, c{0};", j);
-          w_.line("pu{0}_rc(a, {1}, r{0}, c{0});", j, lin);
-          args.push_back(fmt::format("r{}", j));
-          args.push_back(fmt::format("c{}", j));
-        }
-        continue;
-      }
-      if (l.kind == LeafKind::Buffer) {
-        args.push_back(fmt::format("c{}[{}]{}", j, slot, vec_ > 1 ? ".v[e]" : ""));
-      } else if (l.kind == LeafKind::Eye) {
-        args.push_back(fmt::format("pb{0}r + {1}", j, affine_sum(fmt::format("pg{}_row", j), 1, nd, c)));
-        args.push_back(fmt::format("pb{0}c + {1}", j, affine_sum(fmt::format("pg{}_col", j), 1, nd, c)));
-      } else {
-        args.push_back(fmt::format("pb{0} + {1}", j, affine_sum(fmt::format("pg{}", j), 1, nd, c)));
-      }
-    }
-    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
-      const DType t = pro_.values[static_cast<std::size_t>(r_.reductions[i].input)].dtype;
-      w_.line("{} x{};", storage_ctype(t), i);
-      args.push_back(fmt::format("x{}", i));
-    }
-    w_.line("prologue({});", fmt::join(args, ", "));
-    for (std::size_t i = 0; i < r_.reductions.size(); ++i) w_.line("s{0}.add(x{0}, r{1});", i, vec_ > 1 ? " + e" : "");
-  }
-
-  void declare_caches(int count) {
-    for (int j = 0; j < static_cast<int>(pro_.leaves.size()); ++j) {
-      const Leaf& l = pro_.leaves[static_cast<std::size_t>(j)];
-      if (l.kind != LeafKind::Buffer || l.unravel) continue;
-      if (vec_ > 1) {
-        w_.line("loom::Vec<{}, {}> c{}[{}];", vec_, storage_ctype(l.dtype), j, count);
-      } else {
-        w_.line("{} c{}[{}];", storage_ctype(l.dtype), j, count);
-      }
-    }
-  }
-
-  // `batch` elements at r = first + k * step (k < batch, r < end): first every load, back to back
-  // (a load behind a bounds check and the previous element's arithmetic would wait for it), then
-  // the arithmetic.
-  void emit_batch(const std::string& first, const std::string& step, const std::string& end, int batch) {
-    for (int phase = 0; phase < 2; ++phase) {
-      w_.line("#pragma unroll");
-      w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", batch));
-      w_.line("const {0} r = {1} + ({0})k * {2};", idx_t_, first, step);
-      w_.open_block(fmt::format("if (r < {})", end));
-      unravel_class("r", 1);
-      if (phase == 0) {
-        emit_prologue_loads("k");
-      } else if (vec_ > 1) {  // the elements of one vector (consecutive in the last dim)
-        w_.line("#pragma unroll");
-        w_.open_block(fmt::format("for (int e = 0; e < {}; ++e)", vec_));
-        emit_prologue_call("k");
-        w_.close_block();
-      } else {
-        emit_prologue_call("k");
-      }
-      w_.close_block();
-      w_.close_block();
-    }
-  }
-
-  // Declares e<d> for the epilogue dims of one class from `linear` (row-resident kernels).
-  void unravel_epilogue_class(const std::string& linear, std::uint8_t cls) {
-    std::vector<int> dims;
-    for (int d = 0; d < p_.shape.size(); ++d) {
-      if (r_.epilogue_reduced[static_cast<std::size_t>(d)] == cls) dims.push_back(d);
-    }
-    if (dims.empty()) return;
-    const std::string t = cls ? "te_r" : "te_k";
-    w_.line("{} {} = {};", idx_t_, t, linear);
-    for (std::size_t i = dims.size() - 1; i >= 1; --i) {
-      w_.line("const {0} e{1} = {2} % ({0})a.n{1};", idx_t_, dims[i], t);
-      w_.line("{} /= ({})a.n{};", t, idx_t_, dims[i]);
-    }
-    w_.line("const {} e{} = {};", idx_t_, dims[0], t);
-  }
-
-  // The epilogue for output j (its coordinates unravelled over the output's dims). Row-resident:
-  // element r of row j, coordinates already declared, cached leaves from registers.
-  void emit_epilogue(const std::string& j, bool rows = false) {
-    const int ne = p_.shape.size();
-    if (rows) {
-      // e<d> declared by unravel_epilogue_class
-    } else if (ne <= 1) {
-      w_.line("const {} e0 = {};", idx_t_, j);
+// sum of coord(d) * a.<name>_st<d> over the dims of class `cls` (all dims when cls < 0).
+// unit_dim: a dim whose stride the key fixes at 1 (its coordinate enters as it is).
+std::string ReduceEmitter::affine_sum(const std::string& name, int cls, int ndim,
+                                      const std::function<std::string(int)>& coords, int unit_dim) const {
+  std::string s;
+  for (int d = 0; d < ndim; ++d) {
+    if (cls >= 0 && r_.reduced[static_cast<std::size_t>(d)] != cls) continue;
+    if (d == unit_dim) {
+      s += fmt::format("{}{}", s.empty() ? "" : " + ", coords(d));
     } else {
-      w_.line("{} te = {};", idx_t_, j);
-      for (int d = ne - 1; d >= 1; --d) {
-        w_.line("const {0} e{1} = te % ({0})a.n{1};", idx_t_, d);
-        w_.line("te /= ({})a.n{};", idx_t_, d);
-      }
-      w_.line("const {} e0 = te;", idx_t_);
+      s += fmt::format("{}(long long){} * a.{}_st{}", s.empty() ? "" : " + ", coords(d), name, d);
     }
-    const auto e = [&](int d) { return fmt::format("e{}", d); };
-    std::vector<std::string> args{"a"};
-    // Arguments in the order of the epilogue's leaves (its element function's parameters).
-    for (int k = 0; k < static_cast<int>(p_.leaves.size()); ++k) {
-      const Leaf& l = p_.leaves[static_cast<std::size_t>(k)];
-      switch (l.kind) {
-        case LeafKind::Scalar: break;
-        case LeafKind::Reduced: {
-          std::size_t i = 0;
-          while (i < r_.reductions.size() && r_.reductions[i].node != l.node) ++i;
-          if (rows) {
-            args.push_back(fmt::format("res{}", i));
-          } else if (r_.reductions[i].kind == ReduceKind::Variance) {
-            args.push_back(fmt::format("s{0}.result(a.ddof{0})", i));
-          } else {
-            args.push_back(fmt::format("s{}.result()", i));
-          }
-          break;
-        }
-        case LeafKind::Buffer:
-          if (l.cache >= 0) {
-            args.push_back(fmt::format("c{}[k]", l.cache));
-          } else if (l.unravel) {
-            std::string lin = fmt::format("a.u{}_lin", k);
-            for (int d = 0; d < ne; ++d) lin += fmt::format(" + (long long)e{} * a.u{}_lin_st{}", d, k, d);
-            args.push_back(fmt::format("a.in{0}[u{0}_offset(a, {1})]", k, lin));
-          } else {
-            args.push_back(fmt::format("a.in{}[{}]", k, affine_sum(fmt::format("in{}", k), -1, ne, e)));
-          }
-          break;
-        case LeafKind::Eye:
-          args.push_back(fmt::format("a.g{0}_row_off + {1}", k, affine_sum(fmt::format("g{}_row", k), -1, ne, e)));
-          args.push_back(fmt::format("a.g{0}_col_off + {1}", k, affine_sum(fmt::format("g{}_col", k), -1, ne, e)));
-          break;
-        case LeafKind::Arange:
-        case LeafKind::Linspace:
-          args.push_back(fmt::format("a.g{0}_off + {1}", k, affine_sum(fmt::format("g{}", k), -1, ne, e)));
-          break;
-      }
-    }
-    for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
-      args.push_back(rows ? fmt::format("a.out{}[(long long){} * a.nr + r]", o, j) : fmt::format("a.out{}[{}]", o, j));
-    }
-    w_.line("epilogue({});", fmt::join(args, ", "));
   }
+  return s.empty() ? "0" : s;
+}
 
-  // Row-resident: a block per row; each thread loads up to kRowsPerThread elements of the row
-  // into registers, the block reduces them, then each thread writes its elements' outputs.
-  void emit_rows_kernel() {
-    const std::string it = idx_t_;
+// The last reduced dim, when prologue leaf j steps through it with stride 1 (in the key).
+int ReduceEmitter::unit_reduced_dim(int j) const {
+  const int d = last_reduced_dim(r_);
+  if (d < 0) return -1;
+  const Leaf& l = pro_.leaves[static_cast<std::size_t>(j)];
+  return l.idx[0].c[static_cast<std::size_t>(d)] == 1 ? d : -1;
+}
+
+// Per-output bases of the prologue leaves (their kept part), before the reduced loop.
+void ReduceEmitter::emit_prologue_bases() {
+  const int nd = pro_.shape.size();
+  const auto c = [&](int d) { return coord(d); };
+  for (int j = 0; j < static_cast<int>(pro_.leaves.size()); ++j) {
+    const Leaf& l = pro_.leaves[static_cast<std::size_t>(j)];
+    if (l.unravel || l.kind == LeafKind::Scalar || l.kind == LeafKind::Reduced) continue;
+    if (l.kind == LeafKind::Buffer) {
+      w_.line("const long long pb{} = {};", j, affine_sum(fmt::format("pin{}", j), 0, nd, c));
+    } else if (l.kind == LeafKind::Eye) {
+      w_.line("const long long pb{0}r = a.pg{0}_row_off + {1};", j, affine_sum(fmt::format("pg{}_row", j), 0, nd, c));
+      w_.line("const long long pb{0}c = a.pg{0}_col_off + {1};", j, affine_sum(fmt::format("pg{}_col", j), 0, nd, c));
+    } else {
+      w_.line("const long long pb{0} = a.pg{0}_off + {1};", j, affine_sum(fmt::format("pg{}", j), 0, nd, c));
+    }
+  }
+}
+
+// Loads of the prologue's buffers at reduced index r into registers c<j>[slot].
+void ReduceEmitter::emit_prologue_loads(const std::string& slot) {
+  const int nd = pro_.shape.size();
+  const auto c = [&](int d) { return coord(d); };
+  for (int j = 0; j < static_cast<int>(pro_.leaves.size()); ++j) {
+    const Leaf& l = pro_.leaves[static_cast<std::size_t>(j)];
+    if (l.kind != LeafKind::Buffer || l.unravel) continue;
+    const std::string at = fmt::format("pb{} + {}", j, affine_sum(fmt::format("pin{}", j), 1, nd, c, unit_reduced_dim(j)));
+    if (vec_ > 1) {
+      w_.line("c{0}[{1}] = *reinterpret_cast<const loom::Vec<{2}, {3}>*>(a.pin{0} + ({4}));", j, slot, vec_,
+              storage_ctype(l.dtype), at);
+    } else {
+      w_.line("c{}[{}] = a.pin{}[{}];", j, slot, j, at);
+    }
+  }
+}
+
+// The prologue call at the current coordinates, its buffers read from registers c<j>[slot].
+void ReduceEmitter::emit_prologue_call(const std::string& slot) {
+  const int nd = pro_.shape.size();
+  const auto c = [&](int d) { return coord(d); };
+  std::vector<std::string> args{"a"};
+  for (int j = 0; j < static_cast<int>(pro_.leaves.size()); ++j) {
+    const Leaf& l = pro_.leaves[static_cast<std::size_t>(j)];
+    if (l.kind == LeafKind::Scalar) continue;
+    if (l.unravel) {
+      std::string lin = fmt::format("a.pu{}_lin", j);
+      for (int d = 0; d < nd; ++d) lin += fmt::format(" + (long long){} * a.pu{}_lin_st{}", coord(d), j, d);
+      if (l.kind == LeafKind::Buffer) {
+        args.push_back(fmt::format("a.pin{0}[pu{0}_offset(a, {1})]", j, lin));
+      } else {
+        w_.line("long long r{0}, c{0};", j);
+        w_.line("pu{0}_rc(a, {1}, r{0}, c{0});", j, lin);
+        args.push_back(fmt::format("r{}", j));
+        args.push_back(fmt::format("c{}", j));
+      }
+      continue;
+    }
+    if (l.kind == LeafKind::Buffer) {
+      args.push_back(fmt::format("c{}[{}]{}", j, slot, vec_ > 1 ? ".v[e]" : ""));
+    } else if (l.kind == LeafKind::Eye) {
+      args.push_back(fmt::format("pb{0}r + {1}", j, affine_sum(fmt::format("pg{}_row", j), 1, nd, c)));
+      args.push_back(fmt::format("pb{0}c + {1}", j, affine_sum(fmt::format("pg{}_col", j), 1, nd, c)));
+    } else {
+      args.push_back(fmt::format("pb{0} + {1}", j, affine_sum(fmt::format("pg{}", j), 1, nd, c)));
+    }
+  }
+  for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+    const DType t = pro_.values[static_cast<std::size_t>(r_.reductions[i].input)].dtype;
+    w_.line("{} x{};", storage_ctype(t), i);
+    args.push_back(fmt::format("x{}", i));
+  }
+  w_.line("prologue({});", fmt::join(args, ", "));
+  for (std::size_t i = 0; i < r_.reductions.size(); ++i) w_.line("s{0}.add(x{0}, r{1});", i, vec_ > 1 ? " + e" : "");
+}
+
+void ReduceEmitter::declare_caches(int count) {
+  for (int j = 0; j < static_cast<int>(pro_.leaves.size()); ++j) {
+    const Leaf& l = pro_.leaves[static_cast<std::size_t>(j)];
+    if (l.kind != LeafKind::Buffer || l.unravel) continue;
+    if (vec_ > 1) {
+      w_.line("loom::Vec<{}, {}> c{}[{}];", vec_, storage_ctype(l.dtype), j, count);
+    } else {
+      w_.line("{} c{}[{}];", storage_ctype(l.dtype), j, count);
+    }
+  }
+}
+
+// `batch` elements at r = first + k * step (k < batch, r < end): first every load, back to back
+// (a load behind a bounds check and the previous element's arithmetic would wait for it), then
+// the arithmetic.
+void ReduceEmitter::emit_batch(const std::string& first, const std::string& step, const std::string& end, int batch) {
+  for (int phase = 0; phase < 2; ++phase) {
+    w_.line("#pragma unroll");
+    w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", batch));
+    w_.line("const {0} r = {1} + ({0})k * {2};", idx_t_, first, step);
+    w_.open_block(fmt::format("if (r < {})", end));
+    unravel_class("r", 1);
+    if (phase == 0) {
+      emit_prologue_loads("k");
+    } else if (vec_ > 1) {  // the elements of one vector (consecutive in the last dim)
+      w_.line("#pragma unroll");
+      w_.open_block(fmt::format("for (int e = 0; e < {}; ++e)", vec_));
+      emit_prologue_call("k");
+      w_.close_block();
+    } else {
+      emit_prologue_call("k");
+    }
+    w_.close_block();
+    w_.close_block();
+  }
+}
+
+// Declares e<d> for the epilogue dims of one class from `linear` (row-resident kernels).
+void ReduceEmitter::unravel_epilogue_class(const std::string& linear, std::uint8_t cls) {
+  std::vector<int> dims;
+  for (int d = 0; d < p_.shape.size(); ++d) {
+    if (r_.epilogue_reduced[static_cast<std::size_t>(d)] == cls) dims.push_back(d);
+  }
+  if (dims.empty()) return;
+  const std::string t = cls ? "te_r" : "te_k";
+  w_.line("{} {} = {};", idx_t_, t, linear);
+  for (std::size_t i = dims.size() - 1; i >= 1; --i) {
+    w_.line("const {0} e{1} = {2} % ({0})a.n{1};", idx_t_, dims[i], t);
+    w_.line("{} /= ({})a.n{};", t, idx_t_, dims[i]);
+  }
+  w_.line("const {} e{} = {};", idx_t_, dims[0], t);
+}
+
+// The epilogue for output j (its coordinates unravelled over the output's dims). Row-resident:
+// element r of row j, coordinates already declared, cached leaves from registers.
+void ReduceEmitter::emit_epilogue(const std::string& j, bool rows) {
+  const int ne = p_.shape.size();
+  if (rows) {
+    // e<d> declared by unravel_epilogue_class
+  } else if (ne <= 1) {
+    w_.line("const {} e0 = {};", idx_t_, j);
+  } else {
+    w_.line("{} te = {};", idx_t_, j);
+    for (int d = ne - 1; d >= 1; --d) {
+      w_.line("const {0} e{1} = te % ({0})a.n{1};", idx_t_, d);
+      w_.line("te /= ({})a.n{};", idx_t_, d);
+    }
+    w_.line("const {} e0 = te;", idx_t_);
+  }
+  const auto e = [&](int d) { return fmt::format("e{}", d); };
+  std::vector<std::string> args{"a"};
+  // Arguments in the order of the epilogue's leaves (its element function's parameters).
+  for (int k = 0; k < static_cast<int>(p_.leaves.size()); ++k) {
+    const Leaf& l = p_.leaves[static_cast<std::size_t>(k)];
+    switch (l.kind) {
+      case LeafKind::Scalar: break;
+      case LeafKind::Reduced: {
+        std::size_t i = 0;
+        while (i < r_.reductions.size() && r_.reductions[i].node != l.node) ++i;
+        if (rows) {
+          args.push_back(fmt::format("res{}", i));
+        } else if (r_.reductions[i].kind == ReduceKind::Variance) {
+          args.push_back(fmt::format("s{0}.result(a.ddof{0})", i));
+        } else {
+          args.push_back(fmt::format("s{}.result()", i));
+        }
+        break;
+      }
+      case LeafKind::Buffer:
+        if (l.cache >= 0) {
+          args.push_back(fmt::format("c{}[k]", l.cache));
+        } else if (l.unravel) {
+          std::string lin = fmt::format("a.u{}_lin", k);
+          for (int d = 0; d < ne; ++d) lin += fmt::format(" + (long long)e{} * a.u{}_lin_st{}", d, k, d);
+          args.push_back(fmt::format("a.in{0}[u{0}_offset(a, {1})]", k, lin));
+        } else {
+          args.push_back(fmt::format("a.in{}[{}]", k, affine_sum(fmt::format("in{}", k), -1, ne, e)));
+        }
+        break;
+      case LeafKind::Eye:
+        args.push_back(fmt::format("a.g{0}_row_off + {1}", k, affine_sum(fmt::format("g{}_row", k), -1, ne, e)));
+        args.push_back(fmt::format("a.g{0}_col_off + {1}", k, affine_sum(fmt::format("g{}_col", k), -1, ne, e)));
+        break;
+      case LeafKind::Arange:
+      case LeafKind::Linspace:
+        args.push_back(fmt::format("a.g{0}_off + {1}", k, affine_sum(fmt::format("g{}", k), -1, ne, e)));
+        break;
+    }
+  }
+  for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
+    args.push_back(rows ? fmt::format("a.out{}[(long long){} * a.nr + r]", o, j) : fmt::format("a.out{}[{}]", o, j));
+  }
+  w_.line("epilogue({});", fmt::join(args, ", "));
+}
+
+void ReduceEmitter::emit_states() {
+  for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+    w_.line("{} s{};", state_type(r_.reductions[i]), i);
+    w_.line("s{}.init();", i);
+  }
+}
+
+// Blocks that split one output's reduction: each writes its partial state; the last to
+// arrive (a ticket per output) combines them in block order. `part` names this block's slice.
+void ReduceEmitter::emit_split_combine(const std::string& j, const std::string& slices, const std::string& part,
+                                       bool whole_block) {
+  for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+    w_.line("static_cast<{0}*>(a.partials{1})[(long long){2} * {3} + {4}] = s{1};",
+            state_type(r_.reductions[i]), i, j, slices, part);
+  }
+  w_.line("__threadfence();");
+  if (whole_block) {
+    w_.line("last = atomicAdd(a.tickets + {}, 1u) == {} - 1;", j, slices);
+    return;
+  }
+  w_.line("if (atomicAdd(a.tickets + {}, 1u) != {} - 1) return;", j, slices);
+}
+
+// The partials of output j merged in a fixed order: by the whole block (each thread a
+// strided share, then the block reduction) or by one thread.
+void ReduceEmitter::emit_merge_partials(const std::string& j, const std::string& slices, bool whole_block) {
+  w_.line("__threadfence();");
+  for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+    w_.line("s{}.init();", i);
+    if (whole_block) {
+      w_.open_block(fmt::format("for (unsigned g = threadIdx.x; g < {}; g += blockDim.x)", slices));
+    } else {
+      w_.line("#pragma unroll 4");
+      w_.open_block(fmt::format("for (unsigned g = 0; g < {}; ++g)", slices));
+    }
+    w_.line("s{0}.merge(loom::red::load_partial(static_cast<const {1}*>(a.partials{0}) + (long long){2} * {3} + g));",
+            i, state_type(r_.reductions[i]), j, slices);
+    w_.close_block();
+    if (whole_block) w_.line("loom::red::block_reduce(s{0}, sh{0});", i);
+  }
+}
+
+void ReduceEmitter::emit_kernel(const std::string& name) {
+  const std::string it = idx_t_;
+  w_.line("extern \"C\" __global__ void __launch_bounds__(256)");
+  w_.open_block(fmt::format("{}(const __grid_constant__ Args a)", name));
+  if (r_.strategy == ReduceStrategy::Rows) {
+    emit_rows_kernel();
+  } else if (r_.strategy == ReduceStrategy::WarpRows) {
+    emit_warp_rows_kernel();
+  } else if (r_.strategy == ReduceStrategy::ColumnTiles) {
+    emit_column_tiles_kernel();
+  } else if (r_.strategy == ReduceStrategy::Cooperative) {
     for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
       w_.line("__shared__ {} sh{}[32];", state_type(r_.reductions[i]), i);
-      w_.line("__shared__ {} shres{};", result_ctype(r_.reductions[i]), i);
     }
-    w_.open_block(fmt::format("for ({0} j = blockIdx.x; j < a.nk; j += gridDim.x)", it));
+    w_.line("__shared__ bool last;");
+    w_.open_block(fmt::format("for ({0} j = blockIdx.y; j < a.nk; j += gridDim.y)", it));
     unravel_class("j", 0);
     emit_prologue_bases();
     emit_states();
-    // One loop, load then arithmetic per element: measured faster here than a separate load
-    // phase, which keeps 32 loaded values live per thread (bench/NOTES.md).
-    declare_caches(kRowsPerThread);
-    w_.line("#pragma unroll");
-    w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", kRowsPerThread));
-    w_.line("const {0} r = threadIdx.x + ({0})k * blockDim.x;", idx_t_);
-    w_.line("if (r >= a.nr) break;");
-    unravel_class("r", 1);
-    emit_prologue_loads("k");
-    emit_prologue_call("k");
+    w_.line("const {0} r_begin = ({0})blockIdx.x * a.chunk;", it);
+    w_.line("const {0} r_end = a.nr - r_begin < a.chunk ? ({0})a.nr : r_begin + ({0})a.chunk;", it);
+    // Short rows (a block of fewer than 256 threads: at most one element each) take a batch of
+    // one; longer ones eight loads in flight per thread.
+    // Vector loads: each thread's elements come `vec` at a time (r_begin is a multiple of vec).
+    const int batch = r_.block < 256 ? 1 : 8;
+    vec_ = r_.vec;
+    const std::string v = vec_ > 1 ? fmt::format("{} * ", vec_) : "";
+    w_.open_block(fmt::format("for ({0} rb = r_begin + {2}threadIdx.x; rb < r_end; rb += {1} * {2}blockDim.x)", it,
+                              batch, v));
+    declare_caches(batch);
+    emit_batch("rb", v + "blockDim.x", "r_end", batch);
     w_.close_block();
-    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
-      w_.line("loom::red::block_reduce(s{0}, sh{0});", i);
-      if (r_.reductions[i].kind == ReduceKind::Variance) {
-        w_.line("if (threadIdx.x == 0) shres{0} = s{0}.result(a.ddof{0});", i);
-      } else {
-        w_.line("if (threadIdx.x == 0) shres{0} = s{0}.result();", i);
-      }
-    }
+    vec_ = 1;
+    for (std::size_t i = 0; i < r_.reductions.size(); ++i) w_.line("loom::red::block_reduce(s{0}, sh{0});", i);
+    w_.open_block("if (gridDim.x > 1)");
+    w_.open_block("if (threadIdx.x == 0)");
+    emit_split_combine("j", "gridDim.x", "blockIdx.x", true);
+    w_.close_block();
     w_.line("__syncthreads();");
-    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
-      w_.line("const {0} res{1} = shres{1};", result_ctype(r_.reductions[i]), i);
-    }
-    unravel_epilogue_class("j", 0);
-    w_.line("#pragma unroll");
-    w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", kRowsPerThread));
-    w_.line("const {0} r = threadIdx.x + ({0})k * blockDim.x;", it);
-    w_.line("if (r >= a.nr) break;");
-    unravel_epilogue_class("r", 1);
-    emit_epilogue("j", true);
+    w_.line("if (!last) continue;  // the same for every thread of the block");
+    emit_merge_partials("j", "gridDim.x", true);
     w_.close_block();
-    w_.line("__syncthreads();  // shres is rewritten for the next row");
+    w_.open_block("if (threadIdx.x == 0)");
+    emit_epilogue("j");
     w_.close_block();
-  }
-
-  void emit_states() {
-    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
-      w_.line("{} s{};", state_type(r_.reductions[i]), i);
-      w_.line("s{}.init();", i);
-    }
-  }
-
-  // Blocks that split one output's reduction: each writes its partial state; the last to
-  // arrive (a ticket per output) combines them in block order. `part` names this block's slice.
-  void emit_split_combine(const std::string& j, const std::string& slices, const std::string& part,
-                          bool whole_block) {
-    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
-      w_.line("static_cast<{0}*>(a.partials{1})[(long long){2} * {3} + {4}] = s{1};",
-              state_type(r_.reductions[i]), i, j, slices, part);
-    }
-    w_.line("__threadfence();");
-    if (whole_block) {
-      w_.line("last = atomicAdd(a.tickets + {}, 1u) == {} - 1;", j, slices);
-      return;
-    }
-    w_.line("if (atomicAdd(a.tickets + {}, 1u) != {} - 1) return;", j, slices);
-  }
-
-  // The partials of output j merged in a fixed order: by the whole block (each thread a
-  // strided share, then the block reduction) or by one thread.
-  void emit_merge_partials(const std::string& j, const std::string& slices, bool whole_block) {
-    w_.line("__threadfence();");
-    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
-      w_.line("s{}.init();", i);
-      if (whole_block) {
-        w_.open_block(fmt::format("for (unsigned g = threadIdx.x; g < {}; g += blockDim.x)", slices));
-      } else {
-        w_.line("#pragma unroll 4");
-        w_.open_block(fmt::format("for (unsigned g = 0; g < {}; ++g)", slices));
-      }
-      w_.line("s{0}.merge(loom::red::load_partial(static_cast<const {1}*>(a.partials{0}) + (long long){2} * {3} + g));",
-              i, state_type(r_.reductions[i]), j, slices);
-      w_.close_block();
-      if (whole_block) w_.line("loom::red::block_reduce(s{0}, sh{0});", i);
-    }
-  }
-
-  void emit_kernel(const std::string& name) {
-    const std::string it = idx_t_;
-    w_.line("extern \"C\" __global__ void __launch_bounds__(256)");
-    w_.open_block(fmt::format("{}(const __grid_constant__ Args a)", name));
-    if (r_.strategy == ReduceStrategy::Rows) {
-      emit_rows_kernel();
-    } else if (r_.strategy == ReduceStrategy::Cooperative) {
-      for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
-        w_.line("__shared__ {} sh{}[32];", state_type(r_.reductions[i]), i);
-      }
-      w_.line("__shared__ bool last;");
-      w_.open_block(fmt::format("for ({0} j = blockIdx.y; j < a.nk; j += gridDim.y)", it));
-      unravel_class("j", 0);
-      emit_prologue_bases();
-      emit_states();
-      w_.line("const {0} r_begin = ({0})blockIdx.x * a.chunk;", it);
-      w_.line("const {0} r_end = a.nr - r_begin < a.chunk ? ({0})a.nr : r_begin + ({0})a.chunk;", it);
-      // Short rows (a block of fewer than 256 threads: at most one element each) take a batch of
-      // one; longer ones eight loads in flight per thread.
-      // Vector loads: each thread's elements come `vec` at a time (r_begin is a multiple of vec).
-      const int batch = r_.block < 256 ? 1 : 8;
-      vec_ = r_.vec;
-      const std::string v = vec_ > 1 ? fmt::format("{} * ", vec_) : "";
-      w_.open_block(fmt::format("for ({0} rb = r_begin + {2}threadIdx.x; rb < r_end; rb += {1} * {2}blockDim.x)", it,
-                                batch, v));
-      declare_caches(batch);
-      emit_batch("rb", v + "blockDim.x", "r_end", batch);
-      w_.close_block();
-      vec_ = 1;
-      for (std::size_t i = 0; i < r_.reductions.size(); ++i) w_.line("loom::red::block_reduce(s{0}, sh{0});", i);
-      w_.open_block("if (gridDim.x > 1)");
-      w_.open_block("if (threadIdx.x == 0)");
-      emit_split_combine("j", "gridDim.x", "blockIdx.x", true);
-      w_.close_block();
-      w_.line("__syncthreads();");
-      w_.line("if (!last) continue;  // the same for every thread of the block");
-      emit_merge_partials("j", "gridDim.x", true);
-      w_.close_block();
-      w_.open_block("if (threadIdx.x == 0)");
-      emit_epilogue("j");
-      w_.close_block();
-      w_.close_block();
-    } else {
-      w_.line("const {0} j = ({0})blockIdx.x * blockDim.x + threadIdx.x;", it);
-      w_.line("if (j >= a.nk) return;");
-      unravel_class("j", 0);
-      emit_prologue_bases();
-      emit_states();
-      w_.line("const {0} r_begin = ({0})blockIdx.y * a.chunk;", it);
-      w_.line("const {0} r_end = a.nr - r_begin < a.chunk ? ({0})a.nr : r_begin + ({0})a.chunk;", it);
-      w_.open_block(fmt::format("for ({} rb = r_begin; rb < r_end; rb += 8)", it));
-      declare_caches(8);
-      emit_batch("rb", "1", "r_end", 8);
-      w_.close_block();
-      w_.open_block("if (gridDim.y > 1)");
-      emit_split_combine("j", "gridDim.y", "blockIdx.y", false);
-      emit_merge_partials("j", "gridDim.y", false);
-      w_.close_block();
-      emit_epilogue("j");
-    }
     w_.close_block();
+  } else {
+    w_.line("const {0} j = ({0})blockIdx.x * blockDim.x + threadIdx.x;", it);
+    w_.line("if (j >= a.nk) return;");
+    unravel_class("j", 0);
+    emit_prologue_bases();
+    emit_states();
+    w_.line("const {0} r_begin = ({0})blockIdx.y * a.chunk;", it);
+    w_.line("const {0} r_end = a.nr - r_begin < a.chunk ? ({0})a.nr : r_begin + ({0})a.chunk;", it);
+    w_.open_block(fmt::format("for ({} rb = r_begin; rb < r_end; rb += 8)", it));
+    declare_caches(8);
+    emit_batch("rb", "1", "r_end", 8);
+    w_.close_block();
+    w_.open_block("if (gridDim.y > 1)");
+    emit_split_combine("j", "gridDim.y", "blockIdx.y", false);
+    emit_merge_partials("j", "gridDim.y", false);
+    w_.close_block();
+    emit_epilogue("j");
   }
-
-  const KernelPlan& p_;
-  const ReducePart& r_;
-  const KernelPlan& pro_;
-  std::span<const Param> params_;
-  std::vector<const Node*> reduced_nodes_;
-  std::string idx_t_;
-  int vec_ = 1;  // elements per load in the loop being emitted
-  SourceWriter w_;
-};
-
-}  // namespace
+  w_.close_block();
+}
 
 KernelSource emit_reduce(const KernelPlan& plan, std::span<const Param> params) {
   return ReduceEmitter(plan, params).run();

@@ -141,6 +141,9 @@ std::vector<Param> reduce_params(const KernelPlan& p) {
   }
   add(ParamKind::Tickets, 0, 0, "tickets", "unsigned int*");
   add(ParamKind::Chunk, 0, 0, "chunk", "long long");
+  if (r.strategy == ReduceStrategy::WarpRows || r.strategy == ReduceStrategy::ColumnTiles) {
+    add(ParamKind::Lanes, 0, 0, "lanes", "long long");
+  }
   return ps;
 }
 
@@ -197,7 +200,8 @@ std::vector<std::uint64_t> pack_params(const KernelPlan& p, std::span<const Para
                           q.kind == ParamKind::Extent || q.kind == ParamKind::NumKept ||
                           q.kind == ParamKind::NumReduced || q.kind == ParamKind::PrologueExtent ||
                           q.kind == ParamKind::Ddof || q.kind == ParamKind::Partials ||
-                          q.kind == ParamKind::Tickets || q.kind == ParamKind::Chunk;
+                          q.kind == ParamKind::Tickets || q.kind == ParamKind::Chunk ||
+                          q.kind == ParamKind::Lanes;
     const Leaf* l = leafless ? nullptr : &lp.leaves[static_cast<std::size_t>(q.index)];
     switch (q.kind) {
       case ParamKind::OutPtr:
@@ -245,6 +249,7 @@ std::vector<std::uint64_t> pack_params(const KernelPlan& p, std::span<const Para
         words.push_back(i64((p.reduce->nr + splits * v - 1) / (splits * v) * v));
         break;
       }
+      case ParamKind::Lanes: words.push_back(i64(reduce_lanes(*p.reduce))); break;
     }
   }
   return words;

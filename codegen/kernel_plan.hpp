@@ -87,7 +87,17 @@ enum class ReduceStrategy : std::uint8_t {
   Cooperative,  // a block per output element (blocks split long reductions): inner, middle, all
   PerThread,    // a thread per output element, the reduced index in its loop: outer axes
   Rows,         // row-resident: a block per row, kept in registers, outputs over the whole row
+  WarpRows,     // rows of 17..2047 elements along the contiguous axis: a group of lanes (4..32) of
+                // a warp per row, a shuffle combine, no block barrier
+  ColumnTiles,  // the kept axis contiguous, too few outputs to fill the GPU a thread each: a block
+                // of `lanes` columns x 256/lanes row slots, combined through shared memory
 };
+
+// WarpRows: 16-byte loads (or scalars) per lane in one batch, all issued before the arithmetic.
+inline constexpr int kWarpRowsVectorBatch = 4;
+inline constexpr int kWarpRowsScalarBatch = 8;
+// ColumnTiles: rows per thread per batch of loads.
+inline constexpr int kColumnTileBatch = 8;
 
 // Row-resident kernels: elements of a row per thread (registers) with 256 threads.
 inline constexpr int kRowsPerThread = 32;
@@ -104,10 +114,15 @@ struct ReducePart {
   std::int64_t nk = 1;  // kept elements: outputs
   std::int64_t nr = 1;  // reduced elements per output
   int block = 256;      // threads per block (Cooperative: a power of two >= 32)
-  // Cooperative: elements per load (one 16-byte or 8-byte access) when every buffer steps with
-  // stride 1 through the last dim, which is reduced and a multiple of vec long; 1 otherwise.
+  // Cooperative, WarpRows: elements per load (one 16-byte or 8-byte access) when every buffer
+  // steps with stride 1 through the last dim, which is reduced and a multiple of vec long; 1
+  // otherwise.
   int vec = 1;
 };
+
+// WarpRows: lanes per row; ColumnTiles: columns per block (threads along x). A power of two in
+// 1..32 computed from the sizes (a kernel argument, not part of the key); 0 for other strategies.
+int reduce_lanes(const ReducePart& r);
 
 struct KernelPlan {
   Shape shape;                 // iteration shape after collapsing (outputs are C-contiguous)
@@ -180,6 +195,7 @@ enum class ParamKind : std::uint8_t {
   Partials,      // index: reduction; workspace of per-block partial states
   Tickets,       // per output: how many blocks have written their partial
   Chunk,         // reduced elements per block (or per split)
+  Lanes,         // reduce_lanes: lanes per row (WarpRows), columns per block (ColumnTiles)
 };
 
 struct Param {

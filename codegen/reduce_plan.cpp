@@ -1,9 +1,11 @@
 // Planning a reduction kernel (kernel_plan.hpp's plan_reduce). Two index analyses: the epilogue
 // over the output (its Reduce nodes become leaves valued by the reductions), the prologue over
 // the reduction's input with each dim kept or reduced. A kept dim that is innermost after
-// collapsing makes it a column reduction (a thread per output, coalesced across threads);
-// otherwise a block cooperates on each output. Long reductions are split across blocks whose
-// partial states the last of them combines in a fixed order (deterministic: no float atomics).
+// collapsing makes it a column reduction (a thread per output, coalesced across threads; or a
+// tile of columns x row slots per block when there are too few outputs for that); otherwise a
+// warp's lanes (short rows) or a whole block (long rows, one output) cooperate on each output.
+// Long reductions are split across blocks whose partial states the last of them combines in a
+// fixed order (deterministic: no float atomics).
 
 #include <algorithm>
 
@@ -39,10 +41,16 @@ int vector_width(const KernelPlan& pro, const std::vector<std::uint8_t>& reduced
   return v;
 }
 
+// Blocks that keep every SM busy: a few waves of 256-thread blocks.
+std::int64_t wanted_blocks(int sm_count) { return 8 * std::int64_t{std::max(sm_count, 1)}; }
+
+// WarpRows takes rows shorter than this; from 2048 elements on, a block per row (Cooperative,
+// 16-byte loads) reaches 88-93% of copy (bench/RESULTS.md).
+constexpr std::int64_t kWarpRowsMax = 2048;
+
 }  // namespace
 
 KernelPlan plan_reduce(const KernelGroup& group, std::span<const NodeRef> boundary, int sm_count) {
-  (void)sm_count;
   // --- the epilogue: outputs from the reductions' results ---
   // Row-resident kernels iterate over the reductions' input (its dims classed kept/reduced).
   const Node* any_reduce = nullptr;
@@ -165,14 +173,29 @@ KernelPlan plan_reduce(const KernelGroup& group, std::span<const NodeRef> bounda
   // Short reductions (a row of a few elements) waste most of a block: a thread each instead.
   part->strategy = (kept_inner || part->nr <= 16) && part->nk > 1 ? ReduceStrategy::PerThread
                                                                   : ReduceStrategy::Cooperative;
+  // Column reductions with fewer outputs than threads of a few waves (2^21 x 32: 32 busy threads
+  // of 256 in one block) tile the block over rows as well as columns. Wide ones (32 x 2^21) keep a
+  // thread per column: 87% of copy, and no combine across threads.
+  const std::int64_t per_thread_blocks = (part->nk + 255) / 256;
+  if (part->strategy == ReduceStrategy::PerThread && kept_inner && per_thread_blocks < wanted_blocks(sm_count) &&
+      part->nr >= 32) {
+    part->strategy = ReduceStrategy::ColumnTiles;
+  }
+  // Rows of 17..2047 contiguous elements: a block per row had two barriers per row and one load
+  // in flight per thread (42% of copy); a group of a warp's lanes per row needs neither.
+  if (part->strategy == ReduceStrategy::Cooperative && part->nr < kWarpRowsMax && part->nk >= 32) {
+    part->strategy = ReduceStrategy::WarpRows;
+  }
   int block = 32;
   while (block < 256 && block < part->nr) block *= 2;
   part->block = part->strategy == ReduceStrategy::Cooperative ? block : 256;
 
   if (any_reduce) part->strategy = ReduceStrategy::Rows;
   // Vectors only where every thread gets at least two of them: at 512 elements a row, vec 4
-  // idled half of a 256-thread block (25% of copy, 41% without; bench/NOTES.md).
-  if (part->strategy == ReduceStrategy::Cooperative && part->block == 256 && part->nr >= 8 * 256) {
+  // idled half of a 256-thread block (25% of copy, 41% without; bench/NOTES.md). A warp's lanes
+  // per row are sized so that each gets a batch of them (reduce_lanes).
+  if ((part->strategy == ReduceStrategy::Cooperative && part->block == 256 && part->nr >= 8 * 256) ||
+      part->strategy == ReduceStrategy::WarpRows) {
     part->vec = vector_width(*pro, part->reduced);
   }
 
@@ -203,15 +226,53 @@ std::size_t tickets_bytes(const KernelPlan& p) {
   return p.reduce ? static_cast<std::size_t>(p.reduce->nk) * sizeof(unsigned) : 0;
 }
 
+int reduce_lanes(const ReducePart& r) {
+  int lanes = 0;
+  if (r.strategy == ReduceStrategy::WarpRows) {
+    // Enough lanes that each has one batch of loads per row (rows of 64 floats: 4 lanes of four
+    // 16-byte loads, 8 rows per warp step; rows of 512: the whole warp, 4 loads each).
+    const std::int64_t batch = r.vec > 1 ? kWarpRowsVectorBatch : kWarpRowsScalarBatch;
+    const std::int64_t loads = (r.nr + r.vec - 1) / r.vec;
+    lanes = 4;
+    while (lanes < 32 && lanes * batch < loads) lanes *= 2;
+  } else if (r.strategy == ReduceStrategy::ColumnTiles) {
+    // As many columns as there are outputs, up to a warp (then one row of 32 is one warp's load).
+    lanes = 1;
+    while (lanes < 32 && lanes < r.nk) lanes *= 2;
+  }
+  return lanes;
+}
+
 LaunchDims reduce_launch_dims(const KernelPlan& p, int sm_count) {
   const ReducePart& r = *p.reduce;
   LaunchDims d;
   const auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
-  const std::int64_t want_blocks = 8 * std::max(sm_count, 1);  // a few waves on every SM
+  const std::int64_t want_blocks = wanted_blocks(sm_count);
   std::int64_t splits = 1;
   if (r.strategy == ReduceStrategy::Rows) {
     d.block_x = 256;
     d.grid_x = static_cast<unsigned>(std::clamp<std::int64_t>(r.nk, 1, 65535));
+    return d;
+  }
+  d.block_x = 256;
+  if (r.strategy == ReduceStrategy::WarpRows) {
+    // 8 warps of 32 / lanes rows each per step; warps stride over the rest (a few steps at most).
+    const std::int64_t rows_per_block = 8 * (32 / reduce_lanes(r));
+    d.grid_x = static_cast<unsigned>(std::clamp<std::int64_t>(ceil_div(r.nk, rows_per_block), 1, 32 * want_blocks));
+    return d;
+  }
+  if (r.strategy == ReduceStrategy::ColumnTiles) {
+    // Tiles of `lanes` columns along x; along y, splits of the rows until the GPU is full, each
+    // row slot keeping at least 16 rows (the last block per tile merges the partials).
+    const std::int64_t lanes = reduce_lanes(r), slots = 256 / lanes;
+    const std::int64_t tiles = ceil_div(std::max<std::int64_t>(r.nk, 1), lanes);
+    if (tiles < want_blocks) {
+      splits = std::min(ceil_div(want_blocks, tiles), std::max<std::int64_t>(1, r.nr / (16 * slots)));
+      splits = std::min<std::int64_t>(splits, 4096);
+    }
+    d.grid_x = static_cast<unsigned>(tiles);
+    d.grid_y = static_cast<unsigned>(splits);
+    d.splits = static_cast<int>(splits);
     return d;
   }
   if (r.strategy == ReduceStrategy::Cooperative) {
@@ -225,7 +286,6 @@ LaunchDims reduce_launch_dims(const KernelPlan& p, int sm_count) {
     d.grid_x = static_cast<unsigned>(splits);
     d.grid_y = static_cast<unsigned>(std::clamp<std::int64_t>(r.nk, 1, 65535));
   } else {
-    d.block_x = 256;
     const std::int64_t blocks = ceil_div(std::max<std::int64_t>(r.nk, 1), 256);
     if (blocks < want_blocks) {
       // One thread merges an output's partials: keep them few.

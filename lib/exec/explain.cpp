@@ -37,6 +37,22 @@ const char* path_text(codegen::Path p) {
   return "?";
 }
 
+std::string strategy_text(const codegen::ReducePart& r) {
+  switch (r.strategy) {
+    case codegen::ReduceStrategy::Cooperative: return "cooperative (a block per output)";
+    case codegen::ReduceStrategy::PerThread: return "per-thread (a thread per output)";
+    case codegen::ReduceStrategy::Rows:
+      return "row-resident (a block per row, kept in registers, outputs over the row)";
+    case codegen::ReduceStrategy::WarpRows:
+      return fmt::format("warp-rows ({} lanes of a warp per output, {} element(s) per load, shuffle combine)",
+                         codegen::reduce_lanes(r), r.vec);
+    case codegen::ReduceStrategy::ColumnTiles:
+      return fmt::format("column-tiles (blocks of {} columns x {} row slots)", codegen::reduce_lanes(r),
+                         256 / codegen::reduce_lanes(r));
+  }
+  return "?";
+}
+
 std::string leaf_text(const codegen::Leaf& l, int j) {
   switch (l.kind) {
     case codegen::LeafKind::Buffer:
@@ -112,9 +128,7 @@ std::string explain_string(const std::vector<Array>& arrays) {
         s += "  reads  " + leaf_text(r.prologue->leaves[j], static_cast<int>(j)) + " (prologue)\n";
       }
       s += fmt::format("  loop: {} reduction, {} outputs of {} elements each, input shape {} after collapsing, {}-bit index\n",
-                       r.strategy == codegen::ReduceStrategy::Cooperative ? "cooperative (a block per output)"
-                       : r.strategy == codegen::ReduceStrategy::Rows ? "row-resident (a block per row, kept in registers, outputs over the row)"
-                                                                     : "per-thread (a thread per output)",
+                       strategy_text(r),
                        r.nk, r.nr, to_string(r.prologue->shape), kp.index32 ? 32 : 64);
     } else {
       s += fmt::format("  loop: {} over {} elements, shape {} after collapsing, {}-bit index, {} per access\n",

@@ -96,6 +96,16 @@ void check_all(const Shape& shape, const std::vector<DType>& dtypes,
   CHECK(checked > 10);
 }
 
+// A mean and a spread (var, std) of one input evaluated together: one kernel, both as the reference.
+void check_together(const Array& mean, const Array& spread) {
+  const auto rm = loom::test::reference_of(mean), rs = loom::test::reference_of(spread);
+  loom::reset_cache_stats();
+  loom::eval(mean, spread);
+  CHECK(loom::cache_stats().launches == 1);
+  CHECK(loom::test::compare(loom::test::device_of(mean), rm, 1e-5, 1e-4) == "");
+  CHECK(loom::test::compare(loom::test::device_of(spread), rs, 1e-5, 1e-3) == "");
+}
+
 }  // namespace
 
 TEST_CASE("every reduction on every dtype, inner, outer and all axes", "[gpu][reductions]") {
@@ -122,13 +132,7 @@ TEST_CASE("fused prologue and epilogue give the reference's values", "[gpu][redu
   CHECK(loom::test::check_gpu(loom::ptp(x.T(), 1), 0, 0) == "");
   CHECK(loom::test::check_gpu(loom::average(x, 1, loom::abs(x[0])), 1e-5, 1e-5) == "");
   // mean and var in one plan: one kernel, both right.
-  const Array m = loom::mean(x, 1), v = loom::var(x, 1);
-  const auto rm = loom::test::reference_of(m), rv = loom::test::reference_of(v);
-  loom::reset_cache_stats();
-  loom::eval(m, v);
-  CHECK(loom::cache_stats().launches == 1);
-  CHECK(loom::test::compare(loom::test::device_of(m), rm, 1e-5, 1e-4) == "");
-  CHECK(loom::test::compare(loom::test::device_of(v), rv, 1e-5, 1e-3) == "");
+  check_together(loom::mean(x, 1), loom::var(x, 1));
 }
 
 TEST_CASE("NaN propagates through max and argmax, nan-functions skip it", "[gpu][reductions]") {
@@ -194,4 +198,74 @@ TEST_CASE("softmax and friends run as one row-resident kernel", "[gpu][reduction
   }
   const Array h = loom::test::random_array(DType::Float16, {40, 300}, rng);
   CHECK(loom::test::check_gpu(loom::softmax(h, 1), 2e-3, 1e-4) == "");
+}
+
+TEST_CASE("rows of 17..2047 elements: a warp's lanes per row, every kind and dtype", "[gpu][reductions][warp_rows]") {
+  const Array probe = loom::empty({300, 64}, DType::Float32);
+  REQUIRE_THAT(loom::explain_string({loom::sum(probe, 1)}), Catch::Matchers::Contains("warp-rows"));
+  // Rows of 64, 100, 512, 1000 take 16-byte loads (float32), 17, 33, 2047 one element per load.
+  const std::vector<DType> some = {DType::Float32, DType::Int32, DType::Float16, DType::Complex64,
+                                   DType::Bool, DType::Float64, DType::BFloat16, DType::UInt8};
+  std::uint64_t seed = 40;
+  for (std::int64_t row : {17, 64, 1000}) {
+    check_all({300, row}, loom::test::all_dtypes(), {1}, [](const Array& a) { return a; }, "warp rows", ++seed);
+  }
+  for (std::int64_t row : {33, 100, 512, 2047}) {
+    check_all({150, row}, some, {1}, [](const Array& a) { return a; }, "warp rows", ++seed);
+  }
+  // Rows of 64 at a stride of 68 starting one element in: planned with 16-byte loads, which the
+  // launch finds misaligned and drops (vector_aligned).
+  check_all({200, 68}, some, {1}, [](const Array& a) { return a[{loom::all, loom::Slice(1, 65)}]; },
+            "warp rows, misaligned", ++seed);
+  // Reduced axis contiguous but not last (a transposed view), and several reduced axes.
+  check_all({100, 300}, some, {0}, [](const Array& a) { return a.T(); }, "warp rows, transposed", ++seed);
+  check_all({40, 6, 50}, some, {loom::Axes{1, 2}}, [](const Array& a) { return a.transpose({0, 2, 1}); },
+            "warp rows, 2 axes that do not collapse", ++seed);
+}
+
+TEST_CASE("warp rows: fused groups, and more rows than the grid covers in one step", "[gpu][reductions][warp_rows]") {
+  std::mt19937_64 rng(50);
+  const Array x = loom::test::random_array(DType::Float32, {5000, 100}, rng);
+  check_together(loom::mean(x, 1), loom::var(x, 1));
+  CHECK(loom::test::check_gpu(loom::sqrt(loom::sum(x * x, 1)) + 1.0f, 1e-5, 1e-3) == "");
+  // 2.2M rows of 17: 4 lanes a row, 64 rows a block step; the grid (<= 32 x 8 x SMs blocks)
+  // strides over them several times.
+  const Array y = loom::test::random_array(DType::Float32, {2200000, 17}, rng);
+  CHECK(loom::test::check_gpu(loom::sum(y, 1), 1e-5, 1e-4) == "");
+  CHECK(loom::test::check_gpu(loom::argmax(y, 1), 0, 0) == "");
+  // Deterministic: the same bits every run.
+  const std::vector<float> first = loom::sum(y, 1).to_host<float>();
+  for (int i = 0; i < 3; ++i) CHECK(loom::sum(y, 1).to_host<float>() == first);
+}
+
+TEST_CASE("skinny column reductions: tiles of columns x row slots, every kind and dtype", "[gpu][reductions][column_tiles]") {
+  const Array probe = loom::empty({4097, 32}, DType::Float32);
+  REQUIRE_THAT(loom::explain_string({loom::sum(probe, 0)}), Catch::Matchers::Contains("column-tiles"));
+  const std::vector<DType> some = {DType::Float32, DType::Int64, DType::Float16, DType::Complex128,
+                                   DType::Bool, DType::Float64};
+  std::uint64_t seed = 60;
+  check_all({4097, 32}, loom::test::all_dtypes(), {0}, [](const Array& a) { return a; }, "column tiles", ++seed);
+  check_all({100000, 3}, some, {0}, [](const Array& a) { return a; }, "column tiles, 3 columns", ++seed);
+  check_all({1000, 2048}, some, {0}, [](const Array& a) { return a; }, "column tiles, 2048 columns", ++seed);
+  check_all({std::int64_t{1} << 16, 256}, {DType::Float32, DType::Int32, DType::Float16}, {0},
+            [](const Array& a) { return a; }, "column tiles, 2^16 x 256", ++seed);
+  // Kept dims around a reduced middle one, and a transposed input.
+  check_all({7, 3000, 5}, some, {1}, [](const Array& a) { return a; }, "column tiles, middle axis", ++seed);
+  check_all({40, 5000}, some, {1}, [](const Array& a) { return a.T(); }, "column tiles, transposed", ++seed);
+}
+
+TEST_CASE("column tiles split long columns across blocks deterministically", "[gpu][reductions][column_tiles]") {
+  std::mt19937_64 rng(70);
+  // 2^20 x 32: one tile of 32 columns, its rows split over ~8 blocks per SM.
+  const Array y = loom::test::random_array(DType::Float32, {std::int64_t{1} << 20, 32}, rng);
+  CHECK(loom::test::check_gpu(loom::sum(y, 0), 1e-5, 4 * 1.2e-7 * 10 * (1 << 20)) == "");
+  CHECK(loom::test::check_gpu(loom::argmin(y, 0), 0, 0) == "");
+  CHECK(loom::test::check_gpu(loom::var(y, 0), 1e-5, 1e-3) == "");
+  check_together(loom::mean(y, 0), loom::std(y, 0));
+  const std::vector<float> first = loom::sum(y, 0).to_host<float>();
+  const std::vector<float> vfirst = loom::var(y, 0).to_host<float>();
+  for (int i = 0; i < 5; ++i) {
+    CHECK(loom::sum(y, 0).to_host<float>() == first);
+    CHECK(loom::var(y, 0).to_host<float>() == vfirst);
+  }
 }

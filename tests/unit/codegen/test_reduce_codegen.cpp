@@ -68,10 +68,13 @@ TEST_CASE("softmax-like kernels keep each row in registers: one kernel, one read
 
 TEST_CASE("the strategy follows the layout", "[reduce]") {
   const Array x = loom::empty({256, 512}, DType::Float32);
-  CHECK(prepared({loom::sum(x, 1)}).kernels[0].reduce->strategy == ReduceStrategy::Cooperative);
-  CHECK(prepared({loom::sum(x, 0)}).kernels[0].reduce->strategy == ReduceStrategy::PerThread);
+  CHECK(prepared({loom::sum(x, 1)}).kernels[0].reduce->strategy == ReduceStrategy::WarpRows);
+  CHECK(prepared({loom::sum(x, 0)}).kernels[0].reduce->strategy == ReduceStrategy::ColumnTiles);
   CHECK(prepared({loom::sum(x)}).kernels[0].reduce->strategy == ReduceStrategy::Cooperative);
-  CHECK(prepared({loom::sum(x.T(), 1)}).kernels[0].reduce->strategy == ReduceStrategy::PerThread);
+  CHECK(prepared({loom::sum(x.T(), 1)}).kernels[0].reduce->strategy == ReduceStrategy::ColumnTiles);
+  CHECK(prepared({loom::sum(x.T(), 0)}).kernels[0].reduce->strategy == ReduceStrategy::WarpRows);
+  // Short columns stay a thread per output.
+  CHECK(prepared({loom::sum(x[{loom::Slice(0, 20)}], 0)}).kernels[0].reduce->strategy == ReduceStrategy::PerThread);
   const Array y = loom::empty({8, 16, 32}, DType::Float32);
   const auto mid = prepared({loom::sum(y, 1)});
   CHECK(mid.kernels[0].reduce->strategy == ReduceStrategy::PerThread);
@@ -79,6 +82,75 @@ TEST_CASE("the strategy follows the layout", "[reduce]") {
   CHECK(mid.kernels[0].reduce->nr == 16);
   // Contiguous reduced dims collapse to one.
   CHECK(prepared({loom::sum(y, {1, 2})}).kernels[0].reduce->prologue->shape == loom::Shape{8, 512});
+}
+
+TEST_CASE("rows of 17..2047 take a warp's lanes, skinny columns a tile of row slots", "[reduce]") {
+  using loom::codegen::reduce_lanes;
+  // The bench's shapes: 2^26 float32 as rows and as columns (empty: host memory never touched).
+  const Array v = loom::empty({std::int64_t{1} << 26}, DType::Float32);
+  const int sms = 132;  // what plans assume without a GPU (an H100)
+  const auto part = [](const Array& a) { return *prepared({a}).kernels[0].reduce; };
+  const auto dims = [&](const Array& a) { return loom::codegen::launch_dims(prepared({a}).kernels[0], sms); };
+  for (std::int64_t row : {17, 33, 64, 100, 512, 1000, 2047}) {
+    INFO("row " << row);
+    const std::int64_t rows = (std::int64_t{1} << 26) / row;
+    const Array a = v[{loom::Slice(0, rows * row)}].reshape({rows, row});
+    const auto r = part(loom::sum(a, 1));
+    CHECK(r.strategy == ReduceStrategy::WarpRows);
+    CHECK(r.vec == (row % 4 == 0 ? 4 : 1));
+    // Each lane has a batch of loads per row: >= 4 16-byte or >= 8 scalar loads (short rows).
+    const int lanes = reduce_lanes(r);
+    CHECK((lanes >= 4 && lanes <= 32));
+    const std::int64_t loads_per_lane = (row / r.vec + lanes - 1) / lanes;
+    CHECK(loads_per_lane >= 4);
+    CHECK(dims(loom::sum(a, 1)).grid_x >= 8u * sms);
+    CHECK(dims(loom::sum(a, 1)).splits == 1);
+  }
+  CHECK(reduce_lanes(part(loom::sum(v.reshape({-1, 64}), 1))) == 4);
+  CHECK(reduce_lanes(part(loom::sum(v.reshape({-1, 512}), 1))) == 32);
+  CHECK(part(loom::sum(v.reshape({-1, 2048}), 1)).strategy == ReduceStrategy::Cooperative);
+  CHECK(part(loom::sum(v.reshape({-1, 16}), 1)).strategy == ReduceStrategy::PerThread);
+  CHECK(part(loom::sum(v[{loom::Slice(0, 16000)}].reshape({16, 1000}), 1)).strategy == ReduceStrategy::Cooperative);  // few rows
+  // A view one element into rows of stride 68: planned with 16-byte loads; an address that is
+  // not 16-byte aligned drops them (another key, more lanes per row).
+  {
+    const Array w = loom::empty({300, 68}, DType::Float32)[{loom::all, loom::Slice(1, 65)}];
+    auto kp = prepared({loom::sum(w, 1)}).kernels[0];
+    REQUIRE(kp.reduce->vec == 4);
+    CHECK(reduce_lanes(*kp.reduce) == 4);
+    const std::string vector_key = kp.key;
+    alignas(16) static float storage[4];
+    const auto at = [](const loom::detail::Node*) -> const void* { return storage; };
+    CHECK_FALSE(loom::codegen::vector_aligned(kp, at, {}));  // storage + 1 element
+    loom::codegen::drop_vectors(kp);
+    CHECK(kp.reduce->vec == 1);
+    CHECK(reduce_lanes(*kp.reduce) == 8);
+    CHECK(kp.key != vector_key);
+  }
+  // Every reduction of a group goes the same way (mean + var: one kernel).
+  const Array h = v[{loom::Slice(0, 100 * 600000)}].reshape({-1, 100});
+  const auto mv = prepared({loom::mean(h, 1), loom::var(h, 1)});
+  REQUIRE(mv.kernels.size() == 1);
+  CHECK(mv.kernels[0].reduce->strategy == ReduceStrategy::WarpRows);
+
+  for (std::int64_t cols : {32, 256, 2048, 16384, 131072}) {
+    INFO("cols " << cols);
+    const Array a = v.reshape({-1, cols});
+    const auto r = part(loom::sum(a, 0));
+    CHECK(r.strategy == ReduceStrategy::ColumnTiles);
+    CHECK(reduce_lanes(r) == 32);
+    const auto d = dims(loom::sum(a, 0));
+    CHECK(d.block_x == 256u);
+    CHECK(static_cast<std::int64_t>(d.grid_x) * d.grid_y >= 8 * sms);  // every SM full, full warps
+    CHECK(d.splits == static_cast<int>(d.grid_y));
+  }
+  CHECK(part(loom::sum(v.reshape({32, -1}), 0)).strategy == ReduceStrategy::PerThread);  // wide
+  const Array tall = v[{loom::Slice(0, 300000)}].reshape({100000, 3});
+  CHECK(part(loom::sum(tall, 0)).strategy == ReduceStrategy::ColumnTiles);
+  CHECK(reduce_lanes(part(loom::sum(tall, 0))) == 4);  // 3 columns: tiles of 4 x 64 row slots
+  // explain names them.
+  CHECK_THAT(loom::explain_string({loom::sum(v.reshape({-1, 64}), 1)}), Catch::Matchers::Contains("warp-rows (4 lanes"));
+  CHECK_THAT(loom::explain_string({loom::sum(tall, 0)}), Catch::Matchers::Contains("column-tiles (blocks of 4 columns x 64 row slots)"));
 }
 
 TEST_CASE("reduction keys ignore sizes and scalars", "[reduce][keys]") {
@@ -89,6 +161,15 @@ TEST_CASE("reduction keys ignore sizes and scalars", "[reduce][keys]") {
   CHECK(key(loom::sum(a, 1)) != key(loom::sum(a, 0)));
   CHECK(key(loom::sum(a, 1)) != key(loom::max(a, 1)));
   CHECK(key(loom::var(a, 1)) == key(loom::var(b, 1, false, 1)));  // ddof is an argument
+  // Each strategy its own source: warp rows, block per row, thread per row; column tiles, thread
+  // per column. Lanes per row are an argument: rows of 64 and 512 share a kernel.
+  const Array f = loom::empty({4096, 4096}, DType::Float32);
+  const Array rows64 = f.reshape({-1, 64}), rows512 = f.reshape({-1, 512}), rows2048 = f.reshape({-1, 2048});
+  CHECK(key(loom::sum(rows64, 1)) == key(loom::sum(rows512, 1)));
+  CHECK(key(loom::sum(rows64, 1)) != key(loom::sum(rows2048, 1)));
+  CHECK(key(loom::sum(rows64, 1)) != key(loom::sum(f.reshape({-1, 8}), 1)));
+  CHECK(key(loom::sum(rows64, 0)) != key(loom::sum(f.reshape({32, -1}), 0)));
+  CHECK(key(loom::sum(rows64, 0)) == key(loom::sum(rows2048, 0)));
 }
 
 TEST_CASE("every reduction kernel compiles with NVRTC for sm_90", "[reduce][nvrtc]") {
@@ -98,9 +179,24 @@ TEST_CASE("every reduction kernel compiles with NVRTC for sm_90", "[reduce][nvrt
       batch.add(loom::codegen::emit_kernel(kp, loom::codegen::kernel_params(kp)));
     }
   };
+  // {40, 70}: axis 1 warp rows, axis 0 column tiles; {20, 2100}: axis 1 a block per row, axis 0
+  // a thread per column; {20, 12}: a thread per row.
   for (DType t : loom::test::all_dtypes()) {
     INFO(loom::name(t));
     const Array x = loom::empty({40, 70}, t);
+    const Array c = loom::empty({20, 2100}, t);
+    add({loom::sum(c, 1), loom::prod(c, 1)});
+    add({loom::max(c, 0), loom::min(c, 0)});
+    add({loom::argmax(c, 1), loom::argmin(c, 0)});
+    add({loom::mean(c, 0), loom::var(c, 1)});
+    add({loom::any(c, 1), loom::alltrue(c, 0)});
+    add({loom::sum(loom::empty({20, 12}, t), 1)});
+    add({loom::argmin(x, 1)});
+    add({loom::argmax(x, 0)});
+    add({loom::var(x, 0)});
+    add({loom::any(x, 0), loom::alltrue(x, 0)});
+    add({loom::prod(x, 0)});
+    if (loom::is_floating(t)) add({loom::logsumexp(x, 0), loom::nanmax(x, 0), loom::nanmin(x, 1)});
     add({loom::sum(x, 1)});
     add({loom::sum(x, 0)});
     add({loom::sum(x)});
@@ -132,6 +228,12 @@ TEST_CASE("every reduction kernel compiles with NVRTC for sm_90", "[reduce][nvrt
   add({loom::sqrt(loom::sum(y * y, 2)) + loom::empty({6, 50}, DType::Float32)});
   add({loom::average(loom::empty({30, 40}, DType::Float64), 1, loom::empty({40}, DType::Float64))});
   add({loom::sum((y + 1).reshape({-1}))});
+  // Warp rows with 16-byte loads (rows a multiple of 4 floats, of 2 doubles) and 64-bit indexing.
+  add({loom::sum(loom::empty({40, 64}, DType::Float32), 1)});
+  add({loom::var(loom::empty({40, 64}, DType::Float64), 1), loom::mean(loom::empty({40, 64}, DType::Float64), 1)});
+  add({loom::argmax(loom::empty({40, 64}, DType::Float16), 1)});
+  add({loom::sum(loom::empty({3, 100}, DType::Float32).broadcast_to({(std::int64_t{1} << 31) / 100 + 1, 3, 100}), 2)});
+  add({loom::sum(loom::empty({3, 100}, DType::Float32).broadcast_to({(std::int64_t{1} << 31) / 100 + 1, 3, 100}), 0)});
   INFO(batch.size() << " kernels");
   CHECK(batch.size() > 150);
   REQUIRE_NOTHROW(batch.compile_all());

@@ -1,0 +1,183 @@
+// The row-resident, warp-rows and column-tiles skeletons of a reduction kernel (reduce_emitter.hpp;
+// the shared pieces are in emit_reduce.cpp).
+
+#include "codegen/reduce_emitter.hpp"
+
+namespace loom::codegen {
+
+using detail::ReduceKind;
+
+// Row-resident: a block per row; each thread loads up to kRowsPerThread elements of the row
+// into registers, the block reduces them, then each thread writes its elements' outputs.
+void ReduceEmitter::emit_rows_kernel() {
+  const std::string it = idx_t_;
+  for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+    w_.line("__shared__ {} sh{}[32];", state_type(r_.reductions[i]), i);
+    w_.line("__shared__ {} shres{};", result_ctype(r_.reductions[i]), i);
+  }
+  w_.open_block(fmt::format("for ({0} j = blockIdx.x; j < a.nk; j += gridDim.x)", it));
+  unravel_class("j", 0);
+  emit_prologue_bases();
+  emit_states();
+  // One loop, load then arithmetic per element: measured faster here than a separate load
+  // phase, which keeps 32 loaded values live per thread (bench/NOTES.md).
+  declare_caches(kRowsPerThread);
+  w_.line("#pragma unroll");
+  w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", kRowsPerThread));
+  w_.line("const {0} r = threadIdx.x + ({0})k * blockDim.x;", idx_t_);
+  w_.line("if (r >= a.nr) break;");
+  unravel_class("r", 1);
+  emit_prologue_loads("k");
+  emit_prologue_call("k");
+  w_.close_block();
+  for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+    w_.line("loom::red::block_reduce(s{0}, sh{0});", i);
+    if (r_.reductions[i].kind == ReduceKind::Variance) {
+      w_.line("if (threadIdx.x == 0) shres{0} = s{0}.result(a.ddof{0});", i);
+    } else {
+      w_.line("if (threadIdx.x == 0) shres{0} = s{0}.result();", i);
+    }
+  }
+  w_.line("__syncthreads();");
+  for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+    w_.line("const {0} res{1} = shres{1};", result_ctype(r_.reductions[i]), i);
+  }
+  unravel_epilogue_class("j", 0);
+  w_.line("#pragma unroll");
+  w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", kRowsPerThread));
+  w_.line("const {0} r = threadIdx.x + ({0})k * blockDim.x;", it);
+  w_.line("if (r >= a.nr) break;");
+  unravel_epilogue_class("r", 1);
+  emit_epilogue("j", true);
+  w_.close_block();
+  w_.line("__syncthreads();  // shres is rewritten for the next row");
+  w_.close_block();
+}
+
+// Warp rows: lanes t of a group of a.lanes lanes read elements t*vec, (t + lanes)*vec, ... of
+// their row, a batch of loads at a time; the group combines with shuffles (a fixed tree) and
+// its first lane runs the epilogue. Warps stride over rows, 32 / lanes rows per step.
+void ReduceEmitter::emit_warp_rows_kernel() {
+  const std::string it = idx_t_;
+  vec_ = r_.vec;
+  const int batch = vec_ > 1 ? kWarpRowsVectorBatch : kWarpRowsScalarBatch;
+  const std::string stride = vec_ > 1 ? fmt::format("{} * lanes", vec_) : "lanes";
+  w_.line("const int lanes = (int)a.lanes;             // lanes per row: a power of two <= 32");
+  w_.line("const int t = threadIdx.x & (lanes - 1);   // this lane's place in its row");
+  w_.line("const int sub = (threadIdx.x & 31) / lanes;  // this lane's row in the warp's step");
+  w_.line("const long long rows_per_warp = 32 / lanes;");
+  w_.line("const long long warp = (long long)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);");
+  w_.line("const long long step = (long long)gridDim.x * (blockDim.x >> 5) * rows_per_warp;");
+  w_.line("// The loop is the same for every lane of a warp: all of them reach the shuffles.");
+  w_.open_block("for (long long jw = warp * rows_per_warp; jw < a.nk; jw += step)");
+  w_.line("const {0} j = ({0})(jw + sub);", it);
+  unravel_class("j", 0);
+  emit_prologue_bases();
+  emit_states();
+  w_.open_block("if (j < a.nk)");
+  w_.open_block(fmt::format("for ({0} rb = ({0})t{1}; rb < a.nr; rb += {2} * {3})", it,
+                            vec_ > 1 ? fmt::format(" * {}", vec_) : "", batch, stride));
+  declare_caches(batch);
+  emit_batch("rb", stride, "a.nr", batch);
+  w_.close_block();
+  w_.close_block();
+  vec_ = 1;
+  w_.line("// The group's lanes combined in a fixed order: lane t merges lane t + d.");
+  w_.open_block("for (int d = lanes >> 1; d > 0; d >>= 1)");
+  for (std::size_t i = 0; i < r_.reductions.size(); ++i) w_.line("s{0}.merge(s{0}.shfl_down(d));", i);
+  w_.close_block();
+  w_.open_block("if (t == 0 && j < a.nk)");
+  emit_epilogue("j");
+  w_.close_block();
+  w_.close_block();
+}
+
+// Column tiles: combines the row slots' states of each column into the states of the block's
+// first `lanes` threads (row slot 0): slots sharing a warp by shuffles, then the warps' states
+// through shared memory in warp order. Every thread of the block calls it.
+void ReduceEmitter::emit_tile_combine() {
+  for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+    w_.line("for (int d = 16; d >= lanes; d >>= 1) s{0}.merge(s{0}.shfl_down(d));", i);
+    w_.line("if ((threadIdx.x & 31) < lanes) sh{0}[(threadIdx.x >> 5) * lanes + tx] = s{0};", i);
+    w_.line("__syncthreads();");
+    w_.open_block("if (threadIdx.x < lanes)");
+    w_.line("for (int w = 1; w < (int)(blockDim.x >> 5); ++w) s{0}.merge(sh{0}[w * lanes + tx]);", i);
+    w_.close_block();
+    w_.line("__syncthreads();  // the tile is reused");
+  }
+}
+
+// Column tiles, split rows: the last block of a tile merges the partial states of every split
+// (partials[split * nk + column]), each row slot a strided share, loads first, then the same
+// combine as a block's own.
+void ReduceEmitter::emit_tile_merge() {
+  w_.line("__threadfence();");
+  for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+    const std::string st = state_type(r_.reductions[i]);
+    w_.line("s{}.init();", i);
+    w_.open_block("if (j < a.nk)");
+    w_.line("const {0}* part = static_cast<const {0}*>(a.partials{1}) + j;", st, i);
+    w_.open_block(fmt::format("for (unsigned g0 = ty; g0 < gridDim.y; g0 += {} * slots)", kColumnTileBatch));
+    w_.line("{} m[{}];", st, kColumnTileBatch);
+    for (int phase = 0; phase < 2; ++phase) {
+      w_.line("#pragma unroll");
+      w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", kColumnTileBatch));
+      w_.line("const unsigned g = g0 + k * slots;");
+      if (phase == 0) {
+        w_.line("if (g < gridDim.y) m[k] = loom::red::load_partial(part + (long long)g * a.nk);");
+      } else {
+        w_.line("if (g < gridDim.y) s{}.merge(m[k]);", i);
+      }
+      w_.close_block();
+    }
+    w_.close_block();
+    w_.close_block();
+  }
+  emit_tile_combine();
+}
+
+void ReduceEmitter::emit_column_tiles_kernel() {
+  const std::string it = idx_t_;
+  w_.line("// One state per (warp, column) when row slots combine: 32 bytes each at most.");
+  w_.line("__shared__ __align__(16) unsigned char tile[8 * 32 * 32];");
+  for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+    w_.line("static_assert(sizeof({}) <= 32, \"a state fits its tile slot\");", state_type(r_.reductions[i]));
+    w_.line("{0}* const sh{1} = reinterpret_cast<{0}*>(tile);  // reduction {1}'s turn", state_type(r_.reductions[i]), i);
+  }
+  w_.line("__shared__ bool last;");
+  w_.line("const int lanes = (int)a.lanes;          // columns per block: a power of two <= 32");
+  w_.line("const int tx = threadIdx.x & (lanes - 1);  // this thread's column in the tile");
+  w_.line("const int ty = threadIdx.x / lanes;        // its row slot");
+  w_.line("const int slots = blockDim.x / lanes;");
+  w_.line("const {0} j = ({0})blockIdx.x * lanes + tx;", it);
+  unravel_class("j", 0);
+  emit_prologue_bases();
+  emit_states();
+  w_.line("const {0} r_begin = ({0})blockIdx.y * a.chunk;", it);
+  w_.line("const {0} r_end = a.nr - r_begin < a.chunk ? ({0})a.nr : r_begin + ({0})a.chunk;", it);
+  w_.open_block("if (j < a.nk)");
+  w_.open_block(fmt::format("for ({} rb = r_begin + ty; rb < r_end; rb += {} * slots)", it, kColumnTileBatch));
+  declare_caches(kColumnTileBatch);
+  emit_batch("rb", "slots", "r_end", kColumnTileBatch);
+  w_.close_block();
+  w_.close_block();
+  emit_tile_combine();
+  w_.open_block("if (gridDim.y > 1)");
+  w_.open_block("if (threadIdx.x < lanes && j < a.nk)");
+  for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+    w_.line("static_cast<{0}*>(a.partials{1})[(long long)blockIdx.y * a.nk + j] = s{1};", state_type(r_.reductions[i]), i);
+  }
+  w_.close_block();
+  w_.line("__threadfence();");
+  w_.line("__syncthreads();");
+  w_.line("if (threadIdx.x == 0) last = atomicAdd(a.tickets + blockIdx.x, 1u) == gridDim.y - 1;");
+  w_.line("__syncthreads();");
+  w_.line("if (!last) return;  // the same for every thread of the block");
+  emit_tile_merge();
+  w_.close_block();
+  w_.open_block("if (threadIdx.x < lanes && j < a.nk)");
+  emit_epilogue("j");
+  w_.close_block();
+}
+
+}  // namespace loom::codegen
