@@ -56,6 +56,15 @@ TEST_CASE("sort: shapes and dtypes as NumPy; the call is a barrier", "[sorting]"
   CHECK_THAT(plan, Contains("its inputs first: 1 kernel(s)"));
   CHECK_THAT(loom::explain_string({loom::argsort(loom::arange(5))}),
              Contains("cub::DeviceRadixSort::SortPairs (64-bit radix keys), int64"));
+  // One row of a dtype CUB sorts on its own keys; float16 goes through radix keys.
+  CHECK_THAT(loom::explain_string({loom::sort(x, loom::none)}),
+             Contains("cub::DeviceRadixSort::SortKeys on float32 keys (NaNs moved last)"));
+  CHECK_THAT(loom::explain_string({loom::sort(x.astype(DType::Float16), loom::none)}),
+             Contains("cub::DeviceRadixSort::SortKeys (16-bit radix keys), float16"));
+  // Complex: a lexsort of (imag, real, NaN class), then a gather.
+  const std::string cplan = loom::explain_string({loom::sort(x.astype(DType::Complex64), loom::none)});
+  CHECK_THAT(cplan, Contains("library call lexsort (3 keys"));
+  CHECK_THAT(cplan, Contains("library call take (a gather"));
 }
 
 TEST_CASE("sort: NaN last, -0.0 equals 0.0, every axis", "[sorting]") {
