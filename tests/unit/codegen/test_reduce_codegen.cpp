@@ -278,3 +278,29 @@ TEST_CASE("every reduction kernel compiles with NVRTC for sm_90", "[reduce][nvrt
   CHECK(batch.size() > 150);
   REQUIRE_NOTHROW(batch.compile_all());
 }
+
+TEST_CASE("row-resident kernels: threads per row grow with the row, up to 16 elements each", "[reduce]") {
+  struct Want {
+    std::int64_t row;
+    int block, per_thread;
+  };
+  for (const Want w : {Want{31, 32, 1}, Want{100, 32, 4}, Want{512, 32, 16}, Want{513, 64, 16},
+                       Want{4096, 256, 16}, Want{8192, 512, 16}}) {
+    INFO("row " << w.row);
+    const Array x = loom::empty({10, w.row}, DType::Float32);
+    const auto kp = prepared({loom::softmax(x, 1)}).kernels[0];
+    REQUIRE(kp.reduce->strategy == ReduceStrategy::Rows);
+    CHECK(kp.reduce->block == w.block);
+    CHECK(kp.reduce->per_thread == w.per_thread);
+    CHECK(loom::codegen::launch_dims(kp, 132).block_x == static_cast<unsigned>(w.block));
+    CHECK_THAT(loom::codegen::emit_kernel(kp, loom::codegen::kernel_params(kp)).text,
+               Catch::Matchers::Contains("__launch_bounds__(" + std::to_string(w.block) + ")"));
+  }
+  // The block and the loops' bound are in the key; rows that share both share a kernel.
+  const auto key = [](std::int64_t row) {
+    return prepared({loom::softmax(loom::empty({10, row}, DType::Float32), 1)}).kernels[0].key;
+  };
+  CHECK(key(8192) != key(4096));
+  CHECK(key(8000) == key(8192));
+  CHECK(key(100) != key(512));
+}
