@@ -227,7 +227,13 @@ void ReduceEmitter::emit_prologue_call(const std::string& slot) {
     args.push_back(fmt::format("x{}", i));
   }
   w_.line("prologue({});", fmt::join(args, ", "));
-  for (std::size_t i = 0; i < r_.reductions.size(); ++i) w_.line("s{0}.add(x{0}, r{1});", i, vec_ > 1 ? " + e" : "");
+  for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+    if (kept_vec_) {  // element e of the vector is column j0 + e: its own state
+      w_.line("s{0}v[e].add(x{0}, r);", i);
+    } else {
+      w_.line("s{0}.add(x{0}, r{1});", i, vec_ > 1 ? " + e" : "");
+    }
+  }
 }
 
 void ReduceEmitter::declare_caches(int count) {
@@ -389,7 +395,7 @@ void ReduceEmitter::emit_merge_partials(const std::string& j, const std::string&
 
 void ReduceEmitter::emit_kernel(const std::string& name) {
   const std::string it = idx_t_;
-  w_.line("extern \"C\" __global__ void __launch_bounds__(256)");
+  w_.line("extern \"C\" __global__ void __launch_bounds__({})", r_.strategy == ReduceStrategy::Rows ? r_.block : 256);
   w_.open_block(fmt::format("{}(const __grid_constant__ Args a)", name));
   if (r_.strategy == ReduceStrategy::Rows) {
     emit_rows_kernel();

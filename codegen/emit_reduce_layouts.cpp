@@ -7,8 +7,9 @@ namespace loom::codegen {
 
 using detail::ReduceKind;
 
-// Row-resident: a block per row; each thread loads up to kRowsPerThread elements of the row
-// into registers, the block reduces them, then each thread writes its elements' outputs.
+// Row-resident: a block per row; each thread loads up to per_thread elements of the row into
+// registers (elements t, t + blockDim.x, ...: coalesced), the block reduces them, then each
+// thread writes its elements' outputs.
 void ReduceEmitter::emit_rows_kernel() {
   const std::string it = idx_t_;
   for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
@@ -21,9 +22,9 @@ void ReduceEmitter::emit_rows_kernel() {
   emit_states();
   // One loop, load then arithmetic per element: measured faster here than a separate load
   // phase, which keeps 32 loaded values live per thread (bench/NOTES.md).
-  declare_caches(kRowsPerThread);
+  declare_caches(r_.per_thread);
   w_.line("#pragma unroll");
-  w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", kRowsPerThread));
+  w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", r_.per_thread));
   w_.line("const {0} r = threadIdx.x + ({0})k * blockDim.x;", idx_t_);
   w_.line("if (r >= a.nr) break;");
   unravel_class("r", 1);
@@ -44,7 +45,7 @@ void ReduceEmitter::emit_rows_kernel() {
   }
   unravel_epilogue_class("j", 0);
   w_.line("#pragma unroll");
-  w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", kRowsPerThread));
+  w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", r_.per_thread));
   w_.line("const {0} r = threadIdx.x + ({0})k * blockDim.x;", it);
   w_.line("if (r >= a.nr) break;");
   unravel_epilogue_class("r", 1);
@@ -136,8 +137,23 @@ void ReduceEmitter::emit_tile_merge() {
   emit_tile_combine();
 }
 
+// Column tiles with 16-byte loads (vec > 1): thread column j0 holds the states of columns
+// j0..j0+vec-1 (s<i>v[e]); each goes through the tile's combine, merge and epilogue in turn as
+// s<i> at j = j0 + e. `body` is emitted inside that loop.
+void ReduceEmitter::for_each_column(const std::function<void()>& body, bool load_states) {
+  w_.line("#pragma unroll");
+  w_.open_block(fmt::format("for (int e = 0; e < {}; ++e)", r_.vec));
+  w_.line("const {0} j = j0 + ({0})e;", idx_t_);
+  if (load_states) {
+    for (std::size_t i = 0; i < r_.reductions.size(); ++i) w_.line("s{0} = s{0}v[e];", i);
+  }
+  body();
+  w_.close_block();
+}
+
 void ReduceEmitter::emit_column_tiles_kernel() {
   const std::string it = idx_t_;
+  const int vec = r_.vec;
   w_.line("// One state per (warp, column) when row slots combine: 32 bytes each at most.");
   w_.line("__shared__ __align__(16) unsigned char tile[8 * 32 * 32];");
   for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
@@ -145,27 +161,59 @@ void ReduceEmitter::emit_column_tiles_kernel() {
     w_.line("{0}* const sh{1} = reinterpret_cast<{0}*>(tile);  // reduction {1}'s turn", state_type(r_.reductions[i]), i);
   }
   w_.line("__shared__ bool last;");
-  w_.line("const int lanes = (int)a.lanes;          // columns per block: a power of two <= 32");
-  w_.line("const int tx = threadIdx.x & (lanes - 1);  // this thread's column in the tile");
+  w_.line("const int lanes = (int)a.lanes;          // threads along a row: a power of two <= 32");
+  w_.line("const int tx = threadIdx.x & (lanes - 1);  // this thread's place in the tile's row");
   w_.line("const int ty = threadIdx.x / lanes;        // its row slot");
   w_.line("const int slots = blockDim.x / lanes;");
-  w_.line("const {0} j = ({0})blockIdx.x * lanes + tx;", it);
-  unravel_class("j", 0);
+  const std::string jv = vec > 1 ? "j0" : "j";
+  if (vec > 1) {
+    w_.line("// {0} adjacent columns per thread (one 16-byte load a row), a state each.", vec);
+    w_.line("const {0} j0 = (({0})blockIdx.x * lanes + tx) * {1};", it, vec);
+  } else {
+    w_.line("const {0} j = ({0})blockIdx.x * lanes + tx;", it);
+  }
+  unravel_class(jv, 0);
   emit_prologue_bases();
   emit_states();
+  if (vec > 1) {
+    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
+      w_.line("{} s{}v[{}];", state_type(r_.reductions[i]), i, vec);
+      w_.line("#pragma unroll");
+      w_.line("for (int e = 0; e < {}; ++e) s{}v[e].init();", vec, i);
+    }
+  }
   w_.line("const {0} r_begin = ({0})blockIdx.y * a.chunk;", it);
   w_.line("const {0} r_end = a.nr - r_begin < a.chunk ? ({0})a.nr : r_begin + ({0})a.chunk;", it);
-  w_.open_block("if (j < a.nk)");
-  w_.open_block(fmt::format("for ({} rb = r_begin + ty; rb < r_end; rb += {} * slots)", it, kColumnTileBatch));
-  declare_caches(kColumnTileBatch);
-  emit_batch("rb", "slots", "r_end", kColumnTileBatch);
+  const int batch = vec > 1 ? kColumnTileVectorBatch : kColumnTileBatch;
+  w_.open_block(fmt::format("if ({} < a.nk)", jv));
+  w_.open_block(fmt::format("for ({} rb = r_begin + ty; rb < r_end; rb += {} * slots)", it, batch));
+  vec_ = vec;
+  kept_vec_ = vec > 1;
+  declare_caches(batch);
+  emit_batch("rb", "slots", "r_end", batch);
+  vec_ = 1;
+  kept_vec_ = false;
   w_.close_block();
   w_.close_block();
-  emit_tile_combine();
+  const auto save_states = [&] {
+    for (std::size_t i = 0; i < r_.reductions.size(); ++i) w_.line("s{0}v[e] = s{0};", i);
+  };
+  if (vec > 1) {
+    for_each_column([&] { emit_tile_combine(); save_states(); }, true);
+  } else {
+    emit_tile_combine();
+  }
   w_.open_block("if (gridDim.y > 1)");
-  w_.open_block("if (threadIdx.x < lanes && j < a.nk)");
+  w_.open_block(fmt::format("if (threadIdx.x < lanes && {} < a.nk)", jv));
   for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
-    w_.line("static_cast<{0}*>(a.partials{1})[(long long)blockIdx.y * a.nk + j] = s{1};", state_type(r_.reductions[i]), i);
+    const std::string st = state_type(r_.reductions[i]);
+    if (vec > 1) {
+      w_.line("#pragma unroll");
+      w_.line("for (int e = 0; e < {2}; ++e) static_cast<{0}*>(a.partials{1})[(long long)blockIdx.y * a.nk + j0 + e] = s{1}v[e];",
+              st, i, vec);
+    } else {
+      w_.line("static_cast<{0}*>(a.partials{1})[(long long)blockIdx.y * a.nk + j] = s{1};", st, i);
+    }
   }
   w_.close_block();
   w_.line("__threadfence();");
@@ -173,10 +221,18 @@ void ReduceEmitter::emit_column_tiles_kernel() {
   w_.line("if (threadIdx.x == 0) last = atomicAdd(a.tickets + blockIdx.x, 1u) == gridDim.y - 1;");
   w_.line("__syncthreads();");
   w_.line("if (!last) return;  // the same for every thread of the block");
-  emit_tile_merge();
+  if (vec > 1) {
+    for_each_column([&] { emit_tile_merge(); save_states(); }, false);
+  } else {
+    emit_tile_merge();
+  }
   w_.close_block();
-  w_.open_block("if (threadIdx.x < lanes && j < a.nk)");
-  emit_epilogue("j");
+  w_.open_block(fmt::format("if (threadIdx.x < lanes && {} < a.nk)", jv));
+  if (vec > 1) {
+    for_each_column([&] { emit_epilogue("j"); }, true);
+  } else {
+    emit_epilogue("j");
+  }
   w_.close_block();
 }
 

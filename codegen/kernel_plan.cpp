@@ -177,6 +177,10 @@ void build_key(KernelPlan& p) {
     append_key(k, static_cast<int>(r.strategy));
     append_key(k, r.block < 256);  // short rows: a batch of one (emit_reduce)
     append_key(k, r.vec);
+    if (r.strategy == ReduceStrategy::Rows) {  // the loops' bound and __launch_bounds__
+      append_key(k, r.block);
+      append_key(k, r.per_thread);
+    }
     append_key(k, static_cast<std::int64_t>(r.reductions.size()));
     for (const ReduceSpec& spec : r.reductions) {
       append_key(k, static_cast<int>(spec.kind));

@@ -96,11 +96,14 @@ enum class ReduceStrategy : std::uint8_t {
 // WarpRows: 16-byte loads (or scalars) per lane in one batch, all issued before the arithmetic.
 inline constexpr int kWarpRowsVectorBatch = 4;
 inline constexpr int kWarpRowsScalarBatch = 8;
-// ColumnTiles: rows per thread per batch of loads.
+// ColumnTiles: rows per thread per batch of loads (scalars; 16-byte vectors of columns).
 inline constexpr int kColumnTileBatch = 8;
+inline constexpr int kColumnTileVectorBatch = 4;
 
-// Row-resident kernels: elements of a row per thread (registers) with 256 threads.
-inline constexpr int kRowsPerThread = 32;
+// Row-resident kernels: elements of a row per thread (registers), at most; threads per row (a
+// block) grow to 1024 before a thread takes more. 32 a thread (256 threads for rows of 8192)
+// made the online max/sum-of-exp a 32-long chain of dependent exps: softmax 46% of copy.
+inline constexpr int kRowsPerThread = 16;
 
 // The reduction part of a reduction kernel. The KernelPlan that owns it is the epilogue: its
 // iteration space is the output (one element per kept index), and its Reduced leaves take the
@@ -113,10 +116,12 @@ struct ReducePart {
   std::vector<std::uint8_t> epilogue_reduced;  // Rows: per epilogue dim, 1 when reduced
   std::int64_t nk = 1;  // kept elements: outputs
   std::int64_t nr = 1;  // reduced elements per output
-  int block = 256;      // threads per block (Cooperative: a power of two >= 32)
+  int block = 256;      // threads per block (Cooperative, Rows: a power of two >= 32)
+  int per_thread = 0;   // Rows: elements of a row per thread, a power of two (the loops' bound)
   // Cooperative, WarpRows: elements per load (one 16-byte or 8-byte access) when every buffer
-  // steps with stride 1 through the last dim, which is reduced and a multiple of vec long; 1
-  // otherwise.
+  // steps with stride 1 through the last dim, which is reduced and a multiple of vec long;
+  // ColumnTiles: the same along the last dim when it is kept (vec adjacent columns per thread,
+  // a state each); 1 otherwise.
   int vec = 1;
 };
 

@@ -52,6 +52,7 @@ class ReduceEmitter {
   void emit_warp_rows_kernel();
   void emit_tile_combine();
   void emit_tile_merge();
+  void for_each_column(const std::function<void()>& body, bool load_states);
   void emit_column_tiles_kernel();
   void emit_kernel(const std::string& name);
 
@@ -62,6 +63,7 @@ class ReduceEmitter {
   std::vector<const Node*> reduced_nodes_;
   std::string idx_t_;
   int vec_ = 1;  // elements per load in the loop being emitted
+  bool kept_vec_ = false;  // its vectors hold adjacent columns (states s<i>v[e]), not a row's elements
   SourceWriter w_;
 };
 

@@ -16,13 +16,14 @@ namespace loom::codegen {
 
 namespace {
 
-// Elements per vector load of a cooperative loop: every prologue leaf a buffer (or a scalar)
-// stepping with stride 1 through the last dim, which is reduced; every other stride, and that
-// dim's extent, a multiple of the width (so a vector never straddles two rows). The pointers'
-// alignment is checked at launch (vector_aligned).
-int vector_width(const KernelPlan& pro, const std::vector<std::uint8_t>& reduced) {
+// Elements per vector load: every prologue leaf a buffer (or a scalar) stepping with stride 1
+// through the last dim, which is reduced (cooperative loops, warp rows) or kept (column tiles:
+// a vector holds adjacent columns); every other stride, and that dim's extent, a multiple of the
+// width (so a vector never straddles two rows). The pointers' alignment is checked at launch
+// (vector_aligned).
+int vector_width(const KernelPlan& pro, const std::vector<std::uint8_t>& reduced, bool along_kept = false) {
   const int nd = pro.shape.size();
-  if (nd == 0 || !reduced[static_cast<std::size_t>(nd - 1)]) return 1;
+  if (nd == 0 || (reduced[static_cast<std::size_t>(nd - 1)] != 0) == along_kept) return 1;
   std::size_t widest = 0;
   for (const Leaf& l : pro.leaves) {
     if (l.kind == LeafKind::Scalar) continue;
@@ -190,7 +191,14 @@ KernelPlan plan_reduce(const KernelGroup& group, std::span<const NodeRef> bounda
   while (block < 256 && block < part->nr) block *= 2;
   part->block = part->strategy == ReduceStrategy::Cooperative ? block : 256;
 
-  if (any_reduce) part->strategy = ReduceStrategy::Rows;
+  if (any_reduce) {
+    // Row-resident: up to kRowsPerThread elements a thread; rows of 8192: 512 threads of 16.
+    part->strategy = ReduceStrategy::Rows;
+    part->block = 32;
+    while (part->block < 1024 && part->block * std::int64_t{kRowsPerThread} < part->nr) part->block *= 2;
+    part->per_thread = 1;
+    while (part->block * std::int64_t{part->per_thread} < part->nr) part->per_thread *= 2;
+  }
   // Vectors only where every thread gets at least two of them: at 512 elements a row, vec 4
   // idled half of a 256-thread block (25% of copy, 41% without; bench/NOTES.md). A warp's lanes
   // per row are sized so that each gets a batch of them (reduce_lanes).
@@ -198,6 +206,8 @@ KernelPlan plan_reduce(const KernelGroup& group, std::span<const NodeRef> bounda
       part->strategy == ReduceStrategy::WarpRows) {
     part->vec = vector_width(*pro, part->reduced);
   }
+  // Column tiles: a 16-byte load covers adjacent columns (a state each), 4x fewer loads.
+  if (part->strategy == ReduceStrategy::ColumnTiles) part->vec = vector_width(*pro, part->reduced, true);
 
   // --- the epilogue's own plan ---
   for (const NodeRef& r : group.roots) p.roots.push_back(r);
@@ -236,9 +246,11 @@ int reduce_lanes(const ReducePart& r) {
     lanes = 4;
     while (lanes < 32 && lanes * batch < loads) lanes *= 2;
   } else if (r.strategy == ReduceStrategy::ColumnTiles) {
-    // As many columns as there are outputs, up to a warp (then one row of 32 is one warp's load).
+    // As many threads along a row as it has loads, up to a warp (then one row of 32 loads is
+    // one warp's load: 32 floats, or 128 as 16-byte vectors).
+    const std::int64_t loads = (r.nk + r.vec - 1) / r.vec;
     lanes = 1;
-    while (lanes < 32 && lanes < r.nk) lanes *= 2;
+    while (lanes < 32 && lanes < loads) lanes *= 2;
   }
   return lanes;
 }
@@ -250,7 +262,7 @@ LaunchDims reduce_launch_dims(const KernelPlan& p, int sm_count) {
   const std::int64_t want_blocks = wanted_blocks(sm_count);
   std::int64_t splits = 1;
   if (r.strategy == ReduceStrategy::Rows) {
-    d.block_x = 256;
+    d.block_x = static_cast<unsigned>(r.block);
     d.grid_x = static_cast<unsigned>(std::clamp<std::int64_t>(r.nk, 1, 65535));
     return d;
   }
@@ -262,12 +274,14 @@ LaunchDims reduce_launch_dims(const KernelPlan& p, int sm_count) {
     return d;
   }
   if (r.strategy == ReduceStrategy::ColumnTiles) {
-    // Tiles of `lanes` columns along x; along y, splits of the rows until the GPU is full, each
-    // row slot keeping at least 16 rows (the last block per tile merges the partials).
+    // Tiles of `lanes` x vec columns along x; along y, splits of the rows up to one wave of
+    // blocks, each row slot keeping at least 16 rows (the last block per tile merges the
+    // partials). Rounded down: 8192 columns in 256 tiles once took 5 splits, 1280 blocks, a
+    // second wave of 224 blocks as long as the first (77% of copy).
     const std::int64_t lanes = reduce_lanes(r), slots = 256 / lanes;
-    const std::int64_t tiles = ceil_div(std::max<std::int64_t>(r.nk, 1), lanes);
+    const std::int64_t tiles = ceil_div(std::max<std::int64_t>(r.nk, 1), lanes * r.vec);
     if (tiles < want_blocks) {
-      splits = std::min(ceil_div(want_blocks, tiles), std::max<std::int64_t>(1, r.nr / (16 * slots)));
+      splits = std::min(want_blocks / tiles, std::max<std::int64_t>(1, r.nr / (16 * slots)));
       splits = std::min<std::int64_t>(splits, 4096);
     }
     d.grid_x = static_cast<unsigned>(tiles);

@@ -47,8 +47,8 @@ std::string strategy_text(const codegen::ReducePart& r) {
       return fmt::format("warp-rows ({} lanes of a warp per output, {} element(s) per load, shuffle combine)",
                          codegen::reduce_lanes(r), r.vec);
     case codegen::ReduceStrategy::ColumnTiles:
-      return fmt::format("column-tiles (blocks of {} columns x {} row slots)", codegen::reduce_lanes(r),
-                         256 / codegen::reduce_lanes(r));
+      return fmt::format("column-tiles (blocks of {} columns x {} row slots, {} column(s) per load)",
+                         codegen::reduce_lanes(r) * r.vec, 256 / codegen::reduce_lanes(r), r.vec);
   }
   return "?";
 }

@@ -183,7 +183,8 @@ TEST_CASE("long reductions split across blocks, and past 2^31 elements", "[gpu][
 
 TEST_CASE("softmax and friends run as one row-resident kernel", "[gpu][reductions][fusion]") {
   std::mt19937_64 rng(38);
-  for (std::int64_t row : {1, 31, 256, 1000, 8192}) {
+  // Threads per row grow with the row (32 .. 512), 1 .. 16 elements each.
+  for (std::int64_t row : {1, 31, 33, 256, 513, 1000, 2048, 4097, 6000, 8192}) {
     INFO("row length " << row);
     const Array x = loom::test::random_array(DType::Float32, {77, row}, rng);
     const double n = static_cast<double>(row);
@@ -198,6 +199,12 @@ TEST_CASE("softmax and friends run as one row-resident kernel", "[gpu][reduction
   }
   const Array h = loom::test::random_array(DType::Float16, {40, 300}, rng);
   CHECK(loom::test::check_gpu(loom::softmax(h, 1), 2e-3, 1e-4) == "");
+  const Array d = loom::test::random_array(DType::Float64, {30, 8192}, rng);
+  CHECK(loom::test::check_gpu(loom::softmax(d, 1), 1e-11, 1e-14) == "");
+  CHECK(loom::test::check_gpu(loom::log_softmax(d, 1), 1e-11, 1e-12) == "");
+  // More rows than the grid's 65535 blocks (blocks loop over rows).
+  const Array many = loom::test::random_array(DType::Float32, {70000, 40}, rng);
+  CHECK(loom::test::check_gpu(loom::softmax(many, 1), 1e-5, 1e-6) == "");
 }
 
 TEST_CASE("rows of 17..2047 elements: a warp's lanes per row, every kind and dtype", "[gpu][reductions][warp_rows]") {
@@ -252,6 +259,15 @@ TEST_CASE("skinny column reductions: tiles of columns x row slots, every kind an
   // Kept dims around a reduced middle one, and a transposed input.
   check_all({7, 3000, 5}, some, {1}, [](const Array& a) { return a; }, "column tiles, middle axis", ++seed);
   check_all({40, 5000}, some, {1}, [](const Array& a) { return a.T(); }, "column tiles, transposed", ++seed);
+  // 16-byte loads of adjacent columns (float32 4, 8-byte types 2 per load): columns a multiple
+  // of 4 and not, and a view one column in (planned with vectors, dropped at launch).
+  check_all({3001, 64}, some, {0}, [](const Array& a) { return a; }, "column tiles, 64 columns", ++seed);
+  check_all({3001, 30}, some, {0}, [](const Array& a) { return a; }, "column tiles, 30 columns", ++seed);
+  check_all({2000, 36}, some, {0}, [](const Array& a) { return a[{loom::all, loom::Slice(1, 33)}]; },
+            "column tiles, misaligned", ++seed);
+  check_all({2000, 36}, some, {0}, [](const Array& a) { return a[{loom::all, loom::Slice(4, 36)}]; },
+            "column tiles, aligned view", ++seed);
+  check_all({500, 8192}, {DType::Float32}, {0}, [](const Array& a) { return a; }, "column tiles, 8192 columns", ++seed);
 }
 
 TEST_CASE("column tiles split long columns across blocks deterministically", "[gpu][reductions][column_tiles]") {

@@ -133,24 +133,54 @@ TEST_CASE("rows of 17..2047 take a warp's lanes, skinny columns a tile of row sl
   REQUIRE(mv.kernels.size() == 1);
   CHECK(mv.kernels[0].reduce->strategy == ReduceStrategy::WarpRows);
 
-  for (std::int64_t cols : {32, 256, 2048, 16384, 131072}) {
+  for (std::int64_t cols : {32, 256, 2048, 8192, 16384, 131072}) {
     INFO("cols " << cols);
     const Array a = v.reshape({-1, cols});
     const auto r = part(loom::sum(a, 0));
     CHECK(r.strategy == ReduceStrategy::ColumnTiles);
-    CHECK(reduce_lanes(r) == 32);
+    CHECK(r.vec == 4);  // 16-byte loads of 4 adjacent columns
+    CHECK(reduce_lanes(r) == (cols == 32 ? 8 : 32));  // 32 columns: 8 threads a row, 4 rows a warp
     const auto d = dims(loom::sum(a, 0));
     CHECK(d.block_x == 256u);
-    CHECK(static_cast<std::int64_t>(d.grid_x) * d.grid_y >= 8 * sms);  // every SM full, full warps
+    // One wave at most (8 blocks of 256 per SM), and most of one.
+    const std::int64_t blocks = static_cast<std::int64_t>(d.grid_x) * d.grid_y;
+    CHECK(blocks <= 8 * sms);
+    CHECK(blocks * 4 >= 3 * 8 * sms);
     CHECK(d.splits == static_cast<int>(d.grid_y));
   }
+  // 8192 x 8192: 64 tiles of 128 columns x 16 splits (was 256 x 5: 1280 blocks, 1.2 waves).
+  CHECK(dims(loom::sum(v.reshape({8192, 8192}), 0)).grid_x == 64u);
+  CHECK(dims(loom::sum(v.reshape({8192, 8192}), 0)).grid_y == 16u);
+  // Columns not a multiple of 4, and float64 (2 per 16 bytes).
+  CHECK(part(loom::sum(v[{loom::Slice(0, 30 * 100000)}].reshape({100000, 30}), 0)).vec == 1);
+  CHECK(part(loom::sum(loom::empty({100000, 32}, DType::Float64), 0)).vec == 2);
+  CHECK(reduce_lanes(part(loom::sum(loom::empty({100000, 32}, DType::Float64), 0))) == 16);
+  // A view one column in: planned with vectors (strides allow), dropped at launch when the
+  // address is not 16-byte aligned (another key, 4x the threads along a row).
+  {
+    const Array w = loom::empty({100000, 36}, DType::Float32)[{loom::all, loom::Slice(1, 33)}];
+    auto kp = prepared({loom::sum(w, 0)}).kernels[0];
+    REQUIRE(kp.reduce->strategy == ReduceStrategy::ColumnTiles);
+    REQUIRE(kp.reduce->vec == 4);
+    CHECK(reduce_lanes(*kp.reduce) == 8);
+    const std::string vector_key = kp.key;
+    alignas(16) static float storage[4];
+    const auto at = [](const loom::detail::Node*) -> const void* { return storage; };
+    CHECK_FALSE(loom::codegen::vector_aligned(kp, at, {}));
+    loom::codegen::drop_vectors(kp);
+    CHECK(kp.reduce->vec == 1);
+    CHECK(reduce_lanes(*kp.reduce) == 32);
+    CHECK(kp.key != vector_key);
+  }
+  // A broadcast along the columns (stride 0 on the kept axis) keeps scalar loads.
+  CHECK(part(loom::sum(loom::empty({100000, 1}, DType::Float32).broadcast_to({100000, 32}), 0)).vec == 1);
   CHECK(part(loom::sum(v.reshape({32, -1}), 0)).strategy == ReduceStrategy::PerThread);  // wide
   const Array tall = v[{loom::Slice(0, 300000)}].reshape({100000, 3});
   CHECK(part(loom::sum(tall, 0)).strategy == ReduceStrategy::ColumnTiles);
   CHECK(reduce_lanes(part(loom::sum(tall, 0))) == 4);  // 3 columns: tiles of 4 x 64 row slots
   // explain names them.
   CHECK_THAT(loom::explain_string({loom::sum(v.reshape({-1, 64}), 1)}), Catch::Matchers::Contains("warp-rows (4 lanes"));
-  CHECK_THAT(loom::explain_string({loom::sum(tall, 0)}), Catch::Matchers::Contains("column-tiles (blocks of 4 columns x 64 row slots)"));
+  CHECK_THAT(loom::explain_string({loom::sum(tall, 0)}), Catch::Matchers::Contains("column-tiles (blocks of 4 columns x 64 row slots, 1 column(s) per load)"));
 }
 
 TEST_CASE("reduction keys ignore sizes and scalars", "[reduce][keys]") {
@@ -232,9 +262,45 @@ TEST_CASE("every reduction kernel compiles with NVRTC for sm_90", "[reduce][nvrt
   add({loom::sum(loom::empty({40, 64}, DType::Float32), 1)});
   add({loom::var(loom::empty({40, 64}, DType::Float64), 1), loom::mean(loom::empty({40, 64}, DType::Float64), 1)});
   add({loom::argmax(loom::empty({40, 64}, DType::Float16), 1)});
+  // Column tiles with 16-byte loads of adjacent columns, every kind, split or not (a runtime
+  // choice), 64-bit indexing.
+  for (DType t : loom::test::all_dtypes()) {
+    INFO(loom::name(t));
+    const Array cv = loom::empty({4000, 64}, t);
+    add({loom::sum(cv, 0), loom::prod(cv, 0), loom::max(cv, 0), loom::argmin(cv, 0)});
+    add({loom::mean(cv, 0), loom::var(cv, 0), loom::any(cv, 0), loom::alltrue(cv, 0)});
+    if (loom::is_floating(t)) add({loom::logsumexp(cv, 0), loom::nanmax(cv, 0)});
+  }
+  add({loom::sum(loom::empty({3, 64}, DType::Float32).broadcast_to({(std::int64_t{1} << 31) / 64 + 1, 3, 64}), 0)});
   add({loom::sum(loom::empty({3, 100}, DType::Float32).broadcast_to({(std::int64_t{1} << 31) / 100 + 1, 3, 100}), 2)});
   add({loom::sum(loom::empty({3, 100}, DType::Float32).broadcast_to({(std::int64_t{1} << 31) / 100 + 1, 3, 100}), 0)});
   INFO(batch.size() << " kernels");
   CHECK(batch.size() > 150);
   REQUIRE_NOTHROW(batch.compile_all());
+}
+
+TEST_CASE("row-resident kernels: threads per row grow with the row, up to 16 elements each", "[reduce]") {
+  struct Want {
+    std::int64_t row;
+    int block, per_thread;
+  };
+  for (const Want w : {Want{31, 32, 1}, Want{100, 32, 4}, Want{512, 32, 16}, Want{513, 64, 16},
+                       Want{4096, 256, 16}, Want{8192, 512, 16}}) {
+    INFO("row " << w.row);
+    const Array x = loom::empty({10, w.row}, DType::Float32);
+    const auto kp = prepared({loom::softmax(x, 1)}).kernels[0];
+    REQUIRE(kp.reduce->strategy == ReduceStrategy::Rows);
+    CHECK(kp.reduce->block == w.block);
+    CHECK(kp.reduce->per_thread == w.per_thread);
+    CHECK(loom::codegen::launch_dims(kp, 132).block_x == static_cast<unsigned>(w.block));
+    CHECK_THAT(loom::codegen::emit_kernel(kp, loom::codegen::kernel_params(kp)).text,
+               Catch::Matchers::Contains("__launch_bounds__(" + std::to_string(w.block) + ")"));
+  }
+  // The block and the loops' bound are in the key; rows that share both share a kernel.
+  const auto key = [](std::int64_t row) {
+    return prepared({loom::softmax(loom::empty({10, row}, DType::Float32), 1)}).kernels[0].key;
+  };
+  CHECK(key(8192) != key(4096));
+  CHECK(key(8000) == key(8192));
+  CHECK(key(100) != key(512));
 }
