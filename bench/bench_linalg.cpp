@@ -62,6 +62,16 @@ int main(int argc, char** argv) {
            22 * n1 * n1 * n1, false);
     rep.flops("svdvals f32 1024", loom::bench::time_ms([&] { la::svdvals(a).eval(); }, 5, 1), 4.0 / 3.0 * n1 * n1 * n1, false);
   }
+  {
+    // Many small systems (cuBLAS's batched LU: two calls for the whole batch).
+    const std::int64_t count = 10000, n = 8;
+    const Array a = (loom::sin(loom::arange(count * n * n).reshape({count, n, n}).astype(DType::Float64) * 0.7377) +
+                     loom::eye(n) * 8.0)
+                        .eval();
+    const Array b = loom::ones({count, n, 1}).eval();
+    rep.time("solve 10000 systems of 8x8 f64, 1 rhs each", loom::bench::time_ms([&] { la::solve(a, b).eval(); }, 10, 2));
+    rep.time("inv of 10000 matrices of 8x8 f64", loom::bench::time_ms([&] { la::inv(a).eval(); }, 10, 2));
+  }
   rep.write(argc, argv);
   return 0;
 }

@@ -4,6 +4,8 @@
 // column-major X read row-major is inv(A); det(A^T) = det(A). det and slogdet finish with fused
 // loom ops over the factors (the diagonal's product, the pivots' parity).
 
+#include <climits>
+
 #include <loom/creation.hpp>
 #include <loom/errors.hpp>
 #include <loom/linalg.hpp>
@@ -14,6 +16,7 @@
 #include "api/builders.hpp"
 #include "calls/linalg_common.hpp"
 #include "calls/linalg_device.hpp"
+#include "runtime/libs/cublas.hpp"
 
 namespace loom::linalg {
 
@@ -56,6 +59,38 @@ std::string getrf_text(DType t, bool solve) {
   return fmt::format("cusolverDnXgetrf{}, {}", solve ? " + cusolverDnXgetrs" : "", name(t));
 }
 
+// Many small systems, a matrix each: cuBLAS's batched LU factors and solves them all in two
+// calls, where cuSOLVER takes a call (several launches) per matrix.
+constexpr std::int64_t kSmallBatchN = 32;
+bool small_batch(std::int64_t n, std::int64_t count, std::int64_t a_count) {
+  return count > 1 && a_count == count && n <= kSmallBatchN && count <= INT_MAX;
+}
+std::string solve_text(DType t, std::int64_t n, std::int64_t count, std::int64_t a_count) {
+  if (!small_batch(n, count, a_count)) return getrf_text(t, true);
+  return fmt::format("cublasXgetrfBatched + cublasXgetrsBatched, {} systems of {}x{}, {}", count, n, n, name(t));
+}
+
+// out (count column-major n x k right-hand sides, copied from b) = the solutions with the
+// matrices A^T stored at A (see the header comment), through lu_factor/solve_batched.
+void solve_small_batch(Solver& s, loom::detail::CallContext& ctx, const loom::detail::CallArg& A, const void* b,
+                       std::int64_t n, std::int64_t k, std::int64_t count, bool check) {
+  const DType t = A.dtype;
+  const std::size_t item = itemsize(t);
+  const std::size_t a_bytes = static_cast<std::size_t>(count * n * n) * item;
+  void* lu = s.workspace(a_bytes);
+  s.copy(lu, A.data(), a_bytes);
+  s.copy(ctx.out[0], b, static_cast<std::size_t>(count * n * k) * item);
+  auto* pivots = static_cast<int*>(s.workspace(static_cast<std::size_t>(count * n) * sizeof(int)));
+  auto** a_ptrs = static_cast<void**>(s.workspace(static_cast<std::size_t>(count) * sizeof(void*)));
+  auto** b_ptrs = static_cast<void**>(s.workspace(static_cast<std::size_t>(count) * sizeof(void*)));
+  s.reserve_infos(count);
+  const int ni = static_cast<int>(n), batch = static_cast<int>(count);
+  rt::lu_factor_batched(ctx.device, ctx.stream, t, ni, batch, lu, a_ptrs, pivots, s.info(0));
+  rt::lu_solve_batched(ctx.device, ctx.stream, t, true, ni, static_cast<int>(k), batch, a_ptrs, pivots, ctx.out[0],
+                       b_ptrs);
+  if (check) s.check_infos(kSingular);
+}
+
 // For each matrix of the broadcast batch `out`, the index of its matrix in `in`'s batch.
 std::vector<std::int64_t> broadcast_index(const Shape& in, const Shape& out) {
   std::vector<std::int64_t> idx(static_cast<std::size_t>(out.numel()));
@@ -84,12 +119,13 @@ Array inv_impl(const Array& a, bool check) {
   if (count * n == 0) return zeros(a.shape(), t);
   const Array eyes = eye(n, -1, 0, t).broadcast_to(a.shape());
   return impl::make_call(
-      "linalg.inv", getrf_text(t, true), {astype(a, t), eyes}, {{t, a.shape()}},
+      "linalg.inv", solve_text(t, n, count, count), {astype(a, t), eyes}, {{t, a.shape()}},
       [n, count, check](loom::detail::CallContext& ctx) {
         Solver s(ctx, "linalg.inv");
         const auto& A = ctx.contiguous(0);
         const auto& I = ctx.contiguous(1);
         const DType t = A.dtype;
+        if (small_batch(n, count, count)) return solve_small_batch(s, ctx, A, I.data(), n, n, count, check);
         s.reserve_infos(2 * count);
         const Factors f = factor_copy(s, A, n, count, nullptr);
         s.copy(ctx.out[0], I.data(), static_cast<std::size_t>(count * n * n) * itemsize(t));
@@ -169,12 +205,13 @@ Array solve(const Array& a, const Array& b) {
   const std::int64_t a_count = a_batch.numel();
   std::vector<std::int64_t> a_of = a_count == 1 ? std::vector<std::int64_t>{} : broadcast_index(a_batch, batch);
   return finish(impl::make_call(
-      "linalg.solve", getrf_text(t, true), {astype(a, t), bt}, {{t, out_shape}},
+      "linalg.solve", solve_text(t, n, count, a_count), {astype(a, t), bt}, {{t, out_shape}},
       [n, k, count, a_count, a_of](loom::detail::CallContext& ctx) {
         Solver s(ctx, "linalg.solve");
         const auto& A = ctx.contiguous(0);
         const auto& B = ctx.contiguous(1);
         const DType t = A.dtype;
+        if (small_batch(n, count, a_count)) return solve_small_batch(s, ctx, A, B.data(), n, k, count, true);
         const cudaDataType ct = impl::cuda_type(t);
         s.reserve_infos(a_count + count);
         const Factors f = factor_copy(s, A, n, a_count, nullptr);

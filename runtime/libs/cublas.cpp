@@ -127,4 +127,72 @@ void run_gemm(int device, void* stream, const Gemm& g, void* workspace, std::siz
   }
 }
 
+namespace {
+
+// ptrs[i] = base + i * stride_bytes, copied to the device array ptrs (the host copy is staged
+// by the driver before cudaMemcpyAsync returns).
+void fill_pointers(void** ptrs, void* base, std::size_t stride_bytes, int batch, cudaStream_t stream) {
+  std::vector<void*> host(static_cast<std::size_t>(batch));
+  for (int i = 0; i < batch; ++i) host[static_cast<std::size_t>(i)] = static_cast<char*>(base) + i * stride_bytes;
+  LOOM_CHECK_CUDA(cudaMemcpyAsync(ptrs, host.data(), host.size() * sizeof(void*), cudaMemcpyHostToDevice, stream));
+}
+
+// Calls f with the typed element pointer type of dtype's cuBLAS routines (S, D, C, Z).
+template <class F> void visit_solver_type(DType dtype, F&& f) {
+  if (dtype == DType::Float32) return f(static_cast<float*>(nullptr));
+  if (dtype == DType::Float64) return f(static_cast<double*>(nullptr));
+  if (dtype == DType::Complex64) return f(static_cast<cuComplex*>(nullptr));
+  if (dtype == DType::Complex128) return f(static_cast<cuDoubleComplex*>(nullptr));
+  throw Error("internal: batched LU of " + std::string(name(dtype)));
+}
+
+cublasStatus_t getrf_batched(cublasHandle_t h, int n, float** a, int* p, int* info, int b) { return cublasSgetrfBatched(h, n, a, n, p, info, b); }
+cublasStatus_t getrf_batched(cublasHandle_t h, int n, double** a, int* p, int* info, int b) { return cublasDgetrfBatched(h, n, a, n, p, info, b); }
+cublasStatus_t getrf_batched(cublasHandle_t h, int n, cuComplex** a, int* p, int* info, int b) { return cublasCgetrfBatched(h, n, a, n, p, info, b); }
+cublasStatus_t getrf_batched(cublasHandle_t h, int n, cuDoubleComplex** a, int* p, int* info, int b) { return cublasZgetrfBatched(h, n, a, n, p, info, b); }
+
+cublasStatus_t getrs_batched(cublasHandle_t h, cublasOperation_t op, int n, int k, float** a, const int* p, float** b, int* info, int nb) {
+  return cublasSgetrsBatched(h, op, n, k, a, n, p, b, n, info, nb);
+}
+cublasStatus_t getrs_batched(cublasHandle_t h, cublasOperation_t op, int n, int k, double** a, const int* p, double** b, int* info, int nb) {
+  return cublasDgetrsBatched(h, op, n, k, a, n, p, b, n, info, nb);
+}
+cublasStatus_t getrs_batched(cublasHandle_t h, cublasOperation_t op, int n, int k, cuComplex** a, const int* p, cuComplex** b, int* info, int nb) {
+  return cublasCgetrsBatched(h, op, n, k, a, n, p, b, n, info, nb);
+}
+cublasStatus_t getrs_batched(cublasHandle_t h, cublasOperation_t op, int n, int k, cuDoubleComplex** a, const int* p, cuDoubleComplex** b, int* info, int nb) {
+  return cublasZgetrsBatched(h, op, n, k, a, n, p, b, n, info, nb);
+}
+
+}  // namespace
+
+void lu_factor_batched(int device, void* stream, DType dtype, int n, int batch, void* a, void** ptrs, int* pivots,
+                       int* infos) {
+  if (n == 0 || batch == 0) return;
+  const auto st = static_cast<cudaStream_t>(stream);
+  fill_pointers(ptrs, a, static_cast<std::size_t>(n) * n * itemsize(dtype), batch, st);
+  DeviceHandle& h = handle_of(device);
+  std::lock_guard lock(h.mu);
+  LOOM_CHECK_CUBLAS(cublasSetStream(h.handle, st));
+  visit_solver_type(dtype, [&]<class T>(T*) {
+    LOOM_CHECK_CUBLAS(getrf_batched(h.handle, n, reinterpret_cast<T**>(ptrs), pivots, infos, batch));
+  });
+}
+
+void lu_solve_batched(int device, void* stream, DType dtype, bool transpose, int n, int nrhs, int batch,
+                      void** a_ptrs, const int* pivots, void* b, void** b_ptrs) {
+  if (n == 0 || nrhs == 0 || batch == 0) return;
+  const auto st = static_cast<cudaStream_t>(stream);
+  fill_pointers(b_ptrs, b, static_cast<std::size_t>(n) * nrhs * itemsize(dtype), batch, st);
+  DeviceHandle& h = handle_of(device);
+  std::lock_guard lock(h.mu);
+  LOOM_CHECK_CUBLAS(cublasSetStream(h.handle, st));
+  int info = 0;  // a host int: only argument errors are reported here
+  visit_solver_type(dtype, [&]<class T>(T*) {
+    LOOM_CHECK_CUBLAS(getrs_batched(h.handle, transpose ? CUBLAS_OP_T : CUBLAS_OP_N, n, nrhs, reinterpret_cast<T**>(a_ptrs),
+                                    pivots, reinterpret_cast<T**>(b_ptrs), &info, batch));
+  });
+  if (info != 0) throw Error("internal: cublasXgetrsBatched rejected argument " + std::to_string(-info));
+}
+
 }  // namespace loom::rt

@@ -40,6 +40,17 @@ bool gemm_fits_int(const Gemm& g);
 // sum (k == 0) zero-fills C, which must then be dense (ldc == m, stride_c == m * n).
 void run_gemm(int device, void* stream, const Gemm& g, void* workspace, std::size_t workspace_bytes);
 
+// Many small LU factorizations at once (cublas<t>getrfBatched; float32/64, complex64/128):
+// `batch` column-major n x n matrices stored one after another at `a`, factored in place with
+// partial pivoting; pivots (n ints per matrix, 1-based) and infos (one int per matrix, > 0 when
+// U is singular) in device memory. ptrs: device room for `batch` pointers, filled here.
+void lu_factor_batched(int device, void* stream, DType dtype, int n, int batch, void* a, void** ptrs, int* pivots,
+                       int* infos);
+// Then B[i] = op(A[i])^-1 B[i] (cublas<t>getrsBatched, op = transpose or none) for B's n x nrhs
+// column-major matrices one after another at b; b_ptrs: device room for `batch` pointers.
+void lu_solve_batched(int device, void* stream, DType dtype, bool transpose, int n, int nrhs, int batch,
+                      void** a_ptrs, const int* pivots, void* b, void** b_ptrs);
+
 // cuBLAS's recommended workspace: 32 MiB on Hopper and later, 4 MiB before.
 std::size_t gemm_workspace_bytes(int device);
 

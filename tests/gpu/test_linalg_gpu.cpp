@@ -185,6 +185,44 @@ TEST_CASE("linalg gpu: inv(A) A = I; singular matrices raise", "[gpu][linalg]") 
   }
 }
 
+TEST_CASE("linalg gpu: many small systems (cuBLAS batched LU) solve and invert; one singular raises", "[gpu][linalg]") {
+  std::mt19937_64 rng(21);
+  for (DType t : kTypes) {
+    for (const std::int64_t n : {std::int64_t{1}, std::int64_t{8}, std::int64_t{32}}) {
+      INFO(loom::name(t) << " n=" << n);
+      const std::int64_t count = n == 32 ? 64 : 1000;
+      const Array a = random(t, {count, n, n}, rng, static_cast<double>(n));
+      const Array b = random(t, {count, n, 3}, rng);
+      const auto as = host(a), bs = host(b), xs = host(la::solve(a, b)), is = host(la::inv(a));
+      bool ok = true;
+      for (std::int64_t i = 0; i < count && ok; ++i) {
+        const auto u = static_cast<std::size_t>(i);
+        ok = err(mul(as[u], xs[u]), bs[u], max_abs(as[u]) * max_abs(xs[u])) < tol(t, n) &&
+             err(mul(is[u], as[u]), identity(n), max_abs(as[u]) * max_abs(is[u]) * n) < tol(t, n);
+        if (!ok) FAIL_CHECK("matrix " << i);
+      }
+      // One vector right-hand side for every matrix: x is (count, n).
+      const Array bv = random(t, {n, 1}, rng).reshape({n});
+      const Mat bm = host(bv)[0];
+      const Mat xv = host(la::solve(a, bv))[0];
+      for (std::int64_t i = 0; i < count && ok; ++i) {
+        const Mat xi{n, 1, std::vector<C>(xv.v.begin() + i * n, xv.v.begin() + (i + 1) * n)};
+        ok = err(mul(as[static_cast<std::size_t>(i)], xi), bm, max_abs(as[static_cast<std::size_t>(i)]) * max_abs(xi)) <
+             tol(t, n);
+        if (!ok) FAIL_CHECK("vector system " << i);
+      }
+    }
+    // One singular matrix among many small ones.
+    std::vector<C> v(static_cast<std::size_t>(100 * 4 * 4), C(0));
+    for (std::int64_t m = 0; m < 100; ++m)
+      for (std::int64_t d = 0; d < 4; ++d) v[static_cast<std::size_t>(m * 16 + d * 5)] = m == 57 ? C(0) : C(2);
+    const Array stack = upload(v, {100, 4, 4}, t);
+    REQUIRE_THROWS_MATCHES(la::solve(stack, loom::ones({100, 4, 1}, t)).eval(), loom::LinAlgError,
+                           WhatContains("Singular matrix"));
+    REQUIRE_THROWS_MATCHES(la::inv(stack).eval(), loom::LinAlgError, WhatContains("Singular matrix"));
+  }
+}
+
 TEST_CASE("linalg gpu: det and slogdet", "[gpu][linalg]") {
   std::mt19937_64 rng(3);
   const std::int64_t n = 12;

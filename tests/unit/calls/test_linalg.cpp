@@ -186,6 +186,14 @@ TEST_CASE("linalg: explain shows the cuSOLVER barrier and the fused work around 
   CHECK_THAT(loom::explain_string({la::svd(a).U}), Contains("linalg.svd (cusolverDnXgesvd (job A), float64)"));
   CHECK_THAT(loom::explain_string({la::eigh(a).eigenvectors}), Contains("linalg.eigh (cusolverDnXsyevd, float64)"));
   CHECK_THAT(loom::explain_string({la::inv(a)}), Contains("linalg.inv (cusolverDnXgetrf + cusolverDnXgetrs"));
+  // Many small matrices, one per right-hand side: cuBLAS's batched LU; broadcast A or n > 32: cuSOLVER.
+  const Array stack = mat({100, 4, 4});
+  CHECK_THAT(loom::explain_string({la::solve(stack, loom::ones({100, 4, 1}))}),
+             Contains("linalg.solve (cublasXgetrfBatched + cublasXgetrsBatched, 100 systems of 4x4, float64)"));
+  CHECK_THAT(loom::explain_string({la::inv(stack)}), Contains("linalg.inv (cublasXgetrfBatched"));
+  CHECK_THAT(loom::explain_string({la::solve(mat({2, 1, 4, 4}), loom::ones({3, 4, 2}))}),
+             Contains("cusolverDnXgetrf + cusolverDnXgetrs"));
+  CHECK_THAT(loom::explain_string({la::inv(mat({3, 33, 33}))}), Contains("cusolverDnXgetrf + cusolverDnXgetrs"));
 }
 
 TEST_CASE("linalg: without a GPU, evaluating a call names the function", "[linalg]") {
