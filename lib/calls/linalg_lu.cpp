@@ -71,9 +71,10 @@ std::string solve_text(DType t, std::int64_t n, std::int64_t count, std::int64_t
 }
 
 // out (count column-major n x k right-hand sides, copied from b) = the solutions with the
-// matrices A^T stored at A (see the header comment), through lu_factor/solve_batched.
+// matrices A^T stored at A (see the header comment), through lu_factor/solve_batched: with op T
+// for solve (A X = B), op N for inv (A^T X = I, which read row-major is inv(A)).
 void solve_small_batch(Solver& s, loom::detail::CallContext& ctx, const loom::detail::CallArg& A, const void* b,
-                       std::int64_t n, std::int64_t k, std::int64_t count, bool check) {
+                       std::int64_t n, std::int64_t k, std::int64_t count, bool transpose, bool check) {
   const DType t = A.dtype;
   const std::size_t item = itemsize(t);
   const std::size_t a_bytes = static_cast<std::size_t>(count * n * n) * item;
@@ -86,7 +87,7 @@ void solve_small_batch(Solver& s, loom::detail::CallContext& ctx, const loom::de
   s.reserve_infos(count);
   const int ni = static_cast<int>(n), batch = static_cast<int>(count);
   rt::lu_factor_batched(ctx.device, ctx.stream, t, ni, batch, lu, a_ptrs, pivots, s.info(0));
-  rt::lu_solve_batched(ctx.device, ctx.stream, t, true, ni, static_cast<int>(k), batch, a_ptrs, pivots, ctx.out[0],
+  rt::lu_solve_batched(ctx.device, ctx.stream, t, transpose, ni, static_cast<int>(k), batch, a_ptrs, pivots, ctx.out[0],
                        b_ptrs);
   if (check) s.check_infos(kSingular);
 }
@@ -125,7 +126,7 @@ Array inv_impl(const Array& a, bool check) {
         const auto& A = ctx.contiguous(0);
         const auto& I = ctx.contiguous(1);
         const DType t = A.dtype;
-        if (small_batch(n, count, count)) return solve_small_batch(s, ctx, A, I.data(), n, n, count, check);
+        if (small_batch(n, count, count)) return solve_small_batch(s, ctx, A, I.data(), n, n, count, false, check);
         s.reserve_infos(2 * count);
         const Factors f = factor_copy(s, A, n, count, nullptr);
         s.copy(ctx.out[0], I.data(), static_cast<std::size_t>(count * n * n) * itemsize(t));
@@ -211,7 +212,7 @@ Array solve(const Array& a, const Array& b) {
         const auto& A = ctx.contiguous(0);
         const auto& B = ctx.contiguous(1);
         const DType t = A.dtype;
-        if (small_batch(n, count, a_count)) return solve_small_batch(s, ctx, A, B.data(), n, k, count, true);
+        if (small_batch(n, count, a_count)) return solve_small_batch(s, ctx, A, B.data(), n, k, count, true, true);
         const cudaDataType ct = impl::cuda_type(t);
         s.reserve_infos(a_count + count);
         const Factors f = factor_copy(s, A, n, a_count, nullptr);
