@@ -149,13 +149,23 @@ std::pair<Array, Array> lu_factors(const Array& a, const char* fn) {
   piv_shape.push_back(n);
   if (batch.numel() * n == 0) return {zeros(a.shape(), t), zeros(piv_shape, DType::Int64)};
   const std::int64_t count = batch.numel();
+  // Many small matrices: cuBLAS's batched LU, with its int32 pivots.
+  const bool small = small_batch(n, count, count);
+  const std::string text =
+      small ? fmt::format("cublasXgetrfBatched, {} matrices of {}x{}, {}", count, n, n, name(t)) : getrf_text(t, false);
   auto out = impl::make_call(
-      fn, getrf_text(t, false), {astype(a, t)}, {{t, a.shape()}, {DType::Int64, piv_shape}},
-      [n, count, fn](loom::detail::CallContext& ctx) {
+      fn, text, {astype(a, t)}, {{t, a.shape()}, {small ? DType::Int32 : DType::Int64, piv_shape}},
+      [n, count, fn, small](loom::detail::CallContext& ctx) {
         Solver s(ctx, fn);
         const auto& A = ctx.contiguous(0);
         s.reserve_infos(count);  // not read: a singular A has a zero on U's diagonal, det 0
         s.copy(ctx.out[0], A.data(), static_cast<std::size_t>(count * n * n) * itemsize(A.dtype));
+        if (small) {
+          auto** ptrs = static_cast<void**>(s.workspace(static_cast<std::size_t>(count) * sizeof(void*)));
+          rt::lu_factor_batched(ctx.device, ctx.stream, A.dtype, static_cast<int>(n), static_cast<int>(count),
+                                ctx.out[0], ptrs, static_cast<int*>(ctx.out[1]), s.info(0));
+          return;
+        }
         getrf_batch(s, A.dtype, n, count, ctx.out[0], static_cast<std::int64_t*>(ctx.out[1]));
       });
   return {out[0], out[1]};

@@ -262,6 +262,47 @@ TEST_CASE("linalg gpu: det and slogdet", "[gpu][linalg]") {
   }
 }
 
+TEST_CASE("linalg gpu: det and slogdet of many small matrices (cuBLAS batched LU)", "[gpu][linalg]") {
+  std::mt19937_64 rng(22);
+  const std::int64_t n = 6, count = 200;
+  for (DType t : kTypes) {
+    INFO(loom::name(t));
+    std::vector<C> v = loom::astype(random(t, {count, n, n}, rng, 2.0), DType::Complex128).to_host<C>();
+    for (std::int64_t j = 0; j < n; ++j) v[static_cast<std::size_t>(7 * n * n + j)] = 0;  // matrix 7: singular
+    const Array a = upload(v, {count, n, n}, t);
+    const auto dets = loom::astype(la::det(a), DType::Complex128).to_host<C>();
+    const auto [sign, logabs] = la::slogdet(a);
+    const auto signs = loom::astype(sign, DType::Complex128).to_host<C>();
+    const auto logs = loom::astype(logabs, DType::Float64).to_host<double>();
+    REQUIRE(dets.size() == static_cast<std::size_t>(count));
+    CHECK(dets[7] == C(0));
+    CHECK(logs[7] == -loom::inf);
+    for (std::int64_t i : {std::int64_t{0}, std::int64_t{1}, std::int64_t{99}, std::int64_t{199}}) {
+      const auto u = static_cast<std::size_t>(i);
+      const C one = host(la::det(a[i]))[0](0, 0);  // one matrix: the cuSOLVER path
+      CHECK(std::abs(dets[u] - one) < 10 * tol(t, n) * std::max(1.0, std::abs(one)));
+      CHECK(std::abs(signs[u] * std::exp(logs[u]) - one) < 10 * tol(t, n) * std::max(1.0, std::abs(one)));
+    }
+    // Permutation matrices: det is the permutation's sign.
+    std::vector<C> p(static_cast<std::size_t>(count * n * n), C(0));
+    std::vector<double> want(static_cast<std::size_t>(count));
+    for (std::int64_t m = 0; m < count; ++m) {
+      std::vector<int> perm(static_cast<std::size_t>(n));
+      for (int j = 0; j < n; ++j) perm[static_cast<std::size_t>(j)] = j;
+      std::shuffle(perm.begin(), perm.end(), rng);
+      int inversions = 0;
+      for (int x = 0; x < n; ++x)
+        for (int y = x + 1; y < n; ++y) inversions += perm[static_cast<std::size_t>(x)] > perm[static_cast<std::size_t>(y)];
+      want[static_cast<std::size_t>(m)] = inversions % 2 ? -1.0 : 1.0;
+      for (int j = 0; j < n; ++j) p[static_cast<std::size_t>(m * n * n + j * n + perm[static_cast<std::size_t>(j)])] = 1;
+    }
+    const auto pd = loom::astype(la::det(upload(p, {count, n, n}, t)), DType::Complex128).to_host<C>();
+    bool ok = true;
+    for (std::size_t m = 0; m < pd.size() && ok; ++m) ok = pd[m] == C(want[m]);
+    CHECK(ok);
+  }
+}
+
 // `m` with `junk` written over its strict upper (above) or lower triangle.
 Array with_junk(const Mat& m, DType t, bool above) {
   Mat j = m;

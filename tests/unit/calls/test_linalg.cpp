@@ -191,6 +191,8 @@ TEST_CASE("linalg: explain shows the cuSOLVER barrier and the fused work around 
   CHECK_THAT(loom::explain_string({la::solve(stack, loom::ones({100, 4, 1}))}),
              Contains("linalg.solve (cublasXgetrfBatched + cublasXgetrsBatched, 100 systems of 4x4, float64)"));
   CHECK_THAT(loom::explain_string({la::inv(stack)}), Contains("linalg.inv (cublasXgetrfBatched"));
+  CHECK_THAT(loom::explain_string({la::det(stack)}),
+             Contains("linalg.det (cublasXgetrfBatched, 100 matrices of 4x4, float64)"));
   CHECK_THAT(loom::explain_string({la::solve(mat({2, 1, 4, 4}), loom::ones({3, 4, 2}))}),
              Contains("cusolverDnXgetrf + cusolverDnXgetrs"));
   CHECK_THAT(loom::explain_string({la::inv(mat({3, 33, 33}))}), Contains("cusolverDnXgetrf + cusolverDnXgetrs"));
