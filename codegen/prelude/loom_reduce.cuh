@@ -182,16 +182,29 @@ struct All {
   LOOM_FN bool result() const { return v; }
 };
 
-// Welford's running mean and sum of squared deviations; merged with Chan et al.'s formula.
+// Variance as shifted sums: a thread's elements add d = x - k to s1 and d * d to s2, where k is
+// the first element it saw (no division per element, unlike Welford's update: bench/NOTES.md);
+// mean = k + s1 / n and the sum of squared deviations m2 = s2 - s1 * s1 / n. The shift keeps d on
+// the scale of the data's spread (1e6 + small noise stays exact), and a constant row gives exactly 0.
 template <class T> struct Variance {
-  T n, mean, m2;
-  LOOM_FN void init() { n = mean = m2 = T(0); }
+  T n, k, s1, s2;
+  LOOM_FN void init() { n = k = s1 = s2 = T(0); }
   LOOM_FN void add(T x, long long) {
+    if (n == T(0)) k = x;
+    const T d = x - k;
     n = n + T(1);
-    const T d = x - mean;
-    mean = mean + d / n;
-    m2 = m2 + d * (x - mean);
+    s1 = s1 + d;
+    s2 = s2 + d * d;
   }
+  LOOM_FN T mean() const { return k + s1 / n; }
+  // Clamped at 0 (rounding may leave s2 a little under s1 * s1 / n); NaN stays NaN.
+  LOOM_FN T m2() const {
+    const T q = s2 - s1 * (s1 / n);
+    return q < T(0) ? T(0) : q;
+  }
+  // Chan et al.'s combine on means relative to this state's shift: u = mean - k, so that two
+  // means near 1e6 are not subtracted in float32 (their difference is o.k - k, exact for nearby
+  // shifts, plus the small offsets). The result keeps k, with s1 = n * u and s2 = m2 + s1 * u.
   LOOM_FN void merge(const Variance& o) {
     if (o.n == T(0)) return;
     if (n == T(0)) {
@@ -199,51 +212,49 @@ template <class T> struct Variance {
       return;
     }
     const T nt = n + o.n;
-    const T d = o.mean - mean;
-    mean = mean + d * (o.n / nt);
-    m2 = m2 + o.m2 + d * d * (n * o.n / nt);
+    const T ua = s1 / n, ub = (o.k - k) + o.s1 / o.n;
+    const T d = ub - ua;
+    const T m = m2() + o.m2() + d * d * (n * o.n / nt);
+    const T u = ua + d * (o.n / nt);
     n = nt;
+    s1 = u * nt;
+    s2 = m + s1 * u;
   }
   LOOM_FN Variance shfl_down(int d) const {
-    return Variance{red::shfl_down(n, d), red::shfl_down(mean, d), red::shfl_down(m2, d)};
+    return Variance{red::shfl_down(n, d), red::shfl_down(k, d), red::shfl_down(s1, d), red::shfl_down(s2, d)};
   }
   // ddof as NumPy: the sum of squared deviations over max(n - ddof, 0).
   LOOM_FN T result(long long ddof) const {
     const T den = n - T(ddof);
-    return m2 / (den > T(0) ? den : T(0));
+    return m2() / (den > T(0) ? den : T(0));
   }
 };
 
-// log(sum(exp(x))) in one pass: a running maximum m and s = sum(exp(x - m)).
+// log(sum(exp(x))) in one pass: a running maximum m and s = sum(exp(x - m)). One exp per element
+// and no branches beyond selects: a larger x rescales s by exp(m - x), any other adds exp(x - m)
+// (exp(0) when x == m, so that rows of -inf or +inf stay -inf / +inf instead of exp(inf - inf)).
+// m is never NaN: a NaN input makes s NaN, and the result m + log(s) NaN. Rows of -inf count
+// their elements in s, which -inf + log(s) keeps at -inf; an empty one is -inf + log(0).
 template <class T> struct LogSumExp {
   T m, s;
   LOOM_FN void init() {
     m = lowest<T>();
     s = T(0);
   }
-  LOOM_FN void add(T x, long long) { merge(LogSumExp{x, T(1)}); }
+  LOOM_FN void add(T x, long long) {
+    const bool up = x > m;
+    const T e = exp(x == m ? T(0) : (up ? m - x : x - m));
+    s = up ? s * e + T(1) : s + e;
+    m = up ? x : m;
+  }
   LOOM_FN void merge(const LogSumExp& o) {
-    if (is_nan(m)) return;
-    if (is_nan(o.m)) {
-      *this = o;
-      return;
-    }
-    if (o.m == lowest<T>()) return;  // exp(-inf) adds nothing
-    if (m == lowest<T>()) {
-      *this = o;
-      return;
-    }
-    if (o.m == m) {
-      s = s + o.s;
-    } else if (o.m > m) {
-      s = s * exp(m - o.m) + o.s;
-      m = o.m;
-    } else {
-      s = s + o.s * exp(o.m - m);
-    }
+    const bool up = o.m > m;
+    const T e = exp(o.m == m ? T(0) : (up ? m - o.m : o.m - m));
+    s = up ? s * e + o.s : s + o.s * e;
+    m = up ? o.m : m;
   }
   LOOM_FN LogSumExp shfl_down(int d) const { return LogSumExp{red::shfl_down(m, d), red::shfl_down(s, d)}; }
-  LOOM_FN T result() const { return m == lowest<T>() ? m : m + log(s); }
+  LOOM_FN T result() const { return m + log(s); }
 };
 
 // Reduces one state per thread of the block; thread 0 gets the result. `smem` holds 32 states.

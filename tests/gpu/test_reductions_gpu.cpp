@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <limits>
 #include <random>
 
 #include <loom/loom.hpp>
@@ -284,4 +285,55 @@ TEST_CASE("column tiles split long columns across blocks deterministically", "[g
     CHECK(loom::sum(y, 0).to_host<float>() == first);
     CHECK(loom::var(y, 0).to_host<float>() == vfirst);
   }
+}
+
+// logsumexp keeps (max, sum of exp(x - max)) with one exp per element; var adds shifted sums (no
+// division per element). Their edge cases on every strategy: a block per row (2100), warp rows
+// (70), column tiles (axis 0), the whole array.
+TEST_CASE("logsumexp of -inf, +inf and NaN rows, variance of constant and offset rows", "[gpu][reductions]") {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  std::mt19937_64 rng(41);
+  std::normal_distribution<float> noise(0.0f, 0.1f);
+  for (std::int64_t cols : {70, 2100}) {
+    INFO(cols << " columns");
+    const std::int64_t rows = 8;
+    std::vector<float> h(static_cast<std::size_t>(rows * cols));
+    for (std::int64_t c = 0; c < cols; ++c) {
+      const auto at = [&](std::int64_t r) -> float& { return h[static_cast<std::size_t>(r * cols + c)]; };
+      at(0) = -inf;                                 // all -inf: -inf
+      at(1) = c % 7 == 3 ? inf : float(c % 5);      // some +inf: +inf
+      at(2) = c == cols / 2 ? nan : float(c % 5);   // one NaN: NaN
+      at(3) = c == 1 ? nan : -inf;                  // NaN among -inf: NaN
+      at(4) = c % 2 ? inf : -inf;                   // +inf and -inf: +inf
+      at(5) = 2.5f;                                 // ties: 2.5 + log(n); var exactly 0
+      at(6) = 1e6f + noise(rng);                    // a huge offset: var ~0.01
+      at(7) = float(c);                             // a trend
+    }
+    const Array x = loom::asarray(h).reshape({rows, cols});
+    for (int ax : {1, 0}) {
+      INFO("axis " << ax);
+      CHECK(loom::test::check_gpu(loom::logsumexp(x, ax), 1e-5, 1e-5) == "");
+      CHECK(loom::test::check_gpu(loom::softmax(x, ax), 1e-5, 1e-30) == "");
+    }
+    const Array finite = x[{loom::Slice(5, 8)}];
+    CHECK(loom::test::check_gpu(loom::var(finite, 1), 1e-4, 0) == "");
+    CHECK(loom::test::check_gpu(loom::var(finite.T(), 0), 1e-4, 0) == "");
+    CHECK(loom::var(finite, 1).to_host<float>()[0] == 0.0f);
+    CHECK(loom::var(finite.T(), 0).to_host<float>()[0] == 0.0f);
+    CHECK(loom::test::check_gpu(loom::logsumexp(x), 0, 0) == "");  // NaN somewhere: NaN
+  }
+  // Constant and offset columns of a tall array (split column tiles and a split block per output).
+  const std::int64_t n = std::int64_t{1} << 18;
+  std::vector<float> t(static_cast<std::size_t>(n * 4));
+  for (std::int64_t r = 0; r < n; ++r) {
+    t[static_cast<std::size_t>(r * 4)] = 3.7f;
+    t[static_cast<std::size_t>(r * 4 + 1)] = 1e6f + noise(rng);
+    t[static_cast<std::size_t>(r * 4 + 2)] = float(r % 1000);
+    t[static_cast<std::size_t>(r * 4 + 3)] = -1e6f + noise(rng);
+  }
+  const Array y = loom::asarray(t).reshape({n, 4});
+  CHECK(loom::test::check_gpu(loom::var(y, 0), 1e-4, 0) == "");
+  CHECK(loom::test::check_gpu(loom::var(y.T(), 1), 1e-4, 0) == "");
+  CHECK(loom::var(y, 0).to_host<float>()[0] == 0.0f);
+  CHECK(loom::var(y.T(), 1).to_host<float>()[0] == 0.0f);
 }

@@ -219,6 +219,7 @@ TEST_CASE("every reduction kernel compiles with NVRTC for sm_90", "[reduce][nvrt
     add({loom::max(c, 0), loom::min(c, 0)});
     add({loom::argmax(c, 1), loom::argmin(c, 0)});
     add({loom::mean(c, 0), loom::var(c, 1)});
+    if (loom::is_floating(t)) add({loom::logsumexp(c, 1), loom::var(c), loom::logsumexp(c)});
     add({loom::any(c, 1), loom::alltrue(c, 0)});
     add({loom::sum(loom::empty({20, 12}, t), 1)});
     add({loom::argmin(x, 1)});
