@@ -1,6 +1,7 @@
 // sort, argsort, lexsort and searchsorted as lazy barrier calls (include/loom/sorting.hpp): the
-// sorted axis is moved last with a view, the call sorts contiguous rows (CUB on the GPU, the host
-// implementations otherwise), and the result is viewed back.
+// sorted axis is moved last with a view, the call sorts contiguous rows (CUB on the GPU: a row per
+// block up to 4096 elements, else device-wide radix sorts; the host implementations otherwise),
+// and the result is viewed back.
 
 #include <climits>
 
