@@ -41,7 +41,8 @@ inline bool sorts_in_blocks(std::int64_t length) { return length >= 1 && length 
 struct BlockSortShape {
   int threads, items;
 };
-inline constexpr BlockSortShape kBlockSortShapes[] = {{128, 4}, {256, 8}, {512, 8}};
+// One warp for rows up to 128 (no block-wide barriers' worth of idle slots for short rows).
+inline constexpr BlockSortShape kBlockSortShapes[] = {{32, 4}, {128, 4}, {256, 8}, {512, 8}};
 // The index in kBlockSortShapes of the smallest shape that holds a row of `length`.
 inline int block_sort_shape_index(std::int64_t length) {
   int k = 0;

@@ -91,8 +91,8 @@ TEST_CASE("gpu sort and argsort match the host exactly, every dtype, size and ax
 
 TEST_CASE("gpu sort and argsort of many short rows (a row per block) match the host exactly", "[gpu][sorting]") {
   std::mt19937_64 rng(29);
-  // Around each block shape's capacity (512, 2048, 4096) and past the last (4097: segmented).
-  const std::int64_t lengths[] = {1, 2, 31, 32, 33, 500, 512, 513, 1024, 2047, 2048, 2049, 4096, 4097};
+  // Around each block shape's capacity (128, 512, 2048, 4096) and past the last (4097: segmented).
+  const std::int64_t lengths[] = {1, 2, 31, 32, 33, 128, 129, 500, 512, 513, 1024, 2047, 2048, 2049, 4096, 4097};
   for (DType t : real_dtypes()) {
     for (const std::int64_t length : lengths) {
       const std::int64_t rows = length <= 64 ? 3000 : 300;

@@ -54,11 +54,11 @@ TEST_CASE("sort: shapes and dtypes as NumPy; the call is a barrier", "[sorting]"
   CHECK(loom::argsort(x, 0).dtype() == DType::Int64);
   CHECK(loom::argsort(x, 0).shape() == loom::Shape{3, 4});
   const std::string plan = loom::explain_string({loom::sort(x * 2) + 1});
-  CHECK_THAT(plan, Contains("barrier: library call sort (cub::BlockRadixSort, a row per block (128 threads x 4 items, "
+  CHECK_THAT(plan, Contains("barrier: library call sort (cub::BlockRadixSort, a row per block (32 threads x 4 items, "
                             "32-bit radix keys), float32)"));
   CHECK_THAT(plan, Contains("its inputs first: 1 kernel(s)"));
   CHECK_THAT(loom::explain_string({loom::argsort(loom::arange(5))}),
-             Contains("cub::BlockRadixSort, a row per block (128 threads x 4 items, 64-bit radix keys, int32 indices), "
+             Contains("cub::BlockRadixSort, a row per block (32 threads x 4 items, 64-bit radix keys, int32 indices), "
                       "int64"));
   // Rows longer than a block holds: segmented when many, one CUB sort per row when one.
   const Array wide = loom::zeros(loom::Shape{3, 5000}, DType::Float32);
@@ -83,7 +83,8 @@ TEST_CASE("sort: rows of up to 4096 elements sort a row per block, the block siz
     return loom::explain_string({indices ? loom::argsort(x) : loom::sort(x)});
   };
   const std::pair<std::int64_t, const char*> shapes[] = {
-      {1, "128 threads x 4 items"},    {512, "128 threads x 4 items"},  {513, "256 threads x 8 items"},
+      {1, "32 threads x 4 items"},     {128, "32 threads x 4 items"},   {129, "128 threads x 4 items"},
+      {512, "128 threads x 4 items"},  {513, "256 threads x 8 items"},
       {2048, "256 threads x 8 items"}, {2049, "512 threads x 8 items"}, {4096, "512 threads x 8 items"}};
   for (const auto& [length, shape] : shapes) {
     INFO("length " << length);
