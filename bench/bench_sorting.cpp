@@ -59,6 +59,11 @@ int main(int argc, char** argv) {
   const Array rows = x.reshape({n / 1024, 1024});
   report("sort float32 65536 rows x 1024", [&] { return loom::sort(rows); }, 2 * b4);
   report("cumsum float32 65536 rows x 1024", [&] { return loom::cumsum(rows, 1); }, 2 * b4);
+  report("argsort float32 65536 rows x 1024 (int64 out)", [&] { return loom::argsort(rows); }, b4 + 2 * b4);
+  report("sort float32 2^20 rows x 64", [&] { return loom::sort(x.reshape({n / 64, 64})); }, 2 * b4);
+  report("sort float32 16384 rows x 4096", [&] { return loom::sort(x.reshape({n / 4096, 4096})); }, 2 * b4);
+  report("sort float32 8192 rows x 8192 (segmented)", [&] { return loom::sort(x.reshape({n / 8192, 8192})); },
+         2 * b4);
   report("sort float32 2^26 axis 0 of (1024, 65536)", [&] { return loom::sort(x.reshape({1024, n / 1024}), 0); },
          2 * b4);
 

@@ -1,6 +1,7 @@
 // sort, argsort, lexsort and searchsorted as lazy barrier calls (include/loom/sorting.hpp): the
-// sorted axis is moved last with a view, the call sorts contiguous rows (CUB on the GPU, the host
-// implementations otherwise), and the result is viewed back.
+// sorted axis is moved last with a view, the call sorts contiguous rows (CUB on the GPU: a row per
+// block up to 4096 elements, else device-wide radix sorts; the host implementations otherwise),
+// and the result is viewed back.
 
 #include <climits>
 
@@ -49,6 +50,12 @@ std::vector<Array> make_call_arrays(std::shared_ptr<detail::CallSpec> spec) {
 }
 
 std::string radix_sort_text(const char* what, std::int64_t rows, std::int64_t length, DType dtype) {
+  if (algo::sorts_in_blocks(length)) {
+    const algo::BlockSortShape s = algo::kBlockSortShapes[algo::block_sort_shape_index(length)];
+    return fmt::format("cub::BlockRadixSort, a row per block ({} threads x {} items, {}-bit radix keys{}), {}",
+                       s.threads, s.items, itemsize(dtype) * 8,
+                       std::string_view(what) == "SortPairs" ? ", int32 indices" : "", name(dtype));
+  }
   const bool segmented = !algo::sorts_row_by_row(rows, length);
   if (!segmented && std::string_view(what) == "SortKeys" && algo::sorts_natively(dtype)) {
     return fmt::format("cub::DeviceRadixSort::SortKeys on {} keys (NaNs moved last)", name(dtype));

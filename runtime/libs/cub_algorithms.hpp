@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <span>
 
 #include <cuda_runtime_api.h>
@@ -26,6 +27,30 @@ using Workspace = std::function<void*(std::size_t nbytes)>;
 // (cub::DeviceSegmentedRadixSort gives each row a single block), else segmented.
 inline bool sorts_row_by_row(std::int64_t rows, std::int64_t length) {
   return rows == 1 || (length >= (std::int64_t{1} << 16) && rows <= 64);
+}
+
+// Rows of at most kBlockSortMaxLength elements (any number of rows) are sorted a row per block
+// in shared memory (cub::BlockRadixSort, runtime/libs/cub/cub_sort_block.cu): one read and one
+// write of the data, where the segmented sort gives each row a block too but runs a kernel per
+// radix pass (and encodes and decodes in passes of their own). Longer rows take the paths above.
+inline constexpr std::int64_t kBlockSortMaxLength = 4096;
+inline bool sorts_in_blocks(std::int64_t length) { return length >= 1 && length <= kBlockSortMaxLength; }
+
+// The block shape for rows of `length` (<= kBlockSortMaxLength): threads x items per thread. Few
+// shapes, each compiled for every key width, keys-only and with indices (nvcc time counts).
+struct BlockSortShape {
+  int threads, items;
+};
+// One warp for rows up to 128 (no block-wide barriers' worth of idle slots for short rows).
+inline constexpr BlockSortShape kBlockSortShapes[] = {{32, 4}, {128, 4}, {256, 8}, {512, 8}};
+// The index in kBlockSortShapes of the smallest shape that holds a row of `length`.
+inline int block_sort_shape_index(std::int64_t length) {
+  int k = 0;
+  while (k + 1 < static_cast<int>(std::size(kBlockSortShapes)) &&
+         length > std::int64_t{kBlockSortShapes[k].threads} * kBlockSortShapes[k].items) {
+    ++k;
+  }
+  return k;
 }
 
 // out[i] = in[idx[i]] (elements of itemsize bytes; every index in range).

@@ -89,6 +89,41 @@ TEST_CASE("gpu sort and argsort match the host exactly, every dtype, size and ax
   }
 }
 
+TEST_CASE("gpu sort and argsort of many short rows (a row per block) match the host exactly", "[gpu][sorting]") {
+  std::mt19937_64 rng(29);
+  // Around each block shape's capacity (128, 512, 2048, 4096) and past the last (4097: segmented).
+  const std::int64_t lengths[] = {1, 2, 31, 32, 33, 128, 129, 500, 512, 513, 1024, 2047, 2048, 2049, 4096, 4097};
+  for (DType t : real_dtypes()) {
+    for (const std::int64_t length : lengths) {
+      const std::int64_t rows = length <= 64 ? 3000 : 300;
+      const Array x = sort_input(t, Shape{rows, length}, rng);
+      INFO(loom::name(t) << " " << rows << " rows x " << length);
+      CHECK(loom::test::check_gpu(loom::sort(x), 0, 0) == "");
+      CHECK(loom::test::check_gpu(loom::argsort(x), 0, 0) == "");
+    }
+    // Along axis 0 (rows of 33 and 1000 from the columns) and one short row.
+    const Array m = sort_input(t, Shape{33, 1000}, rng);
+    INFO(loom::name(t) << " (33, 1000)");
+    CHECK(loom::test::check_gpu(loom::sort(m, 0), 0, 0) == "");
+    CHECK(loom::test::check_gpu(loom::argsort(m, 0), 0, 0) == "");
+    CHECK(loom::test::check_gpu(loom::argsort(m.transpose(), 0), 0, 0) == "");
+    CHECK(loom::test::check_gpu(loom::argsort(m, loom::none), 0, 0) == "");
+    CHECK(loom::test::check_gpu(loom::sort(sort_input(t, Shape{777}, rng)), 0, 0) == "");
+  }
+  // Rows of NaNs only: NaN keys equal the padding keys, yet every index comes back in order.
+  for (DType t : {DType::Float16, DType::BFloat16, DType::Float32, DType::Float64}) {
+    for (const std::int64_t length : {std::int64_t{31}, std::int64_t{500}, std::int64_t{2047}, std::int64_t{4095}}) {
+      INFO(loom::name(t) << " NaN rows of " << length);
+      const Array nans = (loom::zeros(Shape{40, length}, t) / 0).eval();
+      CHECK(loom::test::check_gpu(loom::argsort(nans), 0, 0) == "");
+      CHECK(loom::test::check_gpu(loom::sort(nans), 0, 0) == "");
+      // Seven values first, NaNs after: the NaNs keep their order behind the values.
+      const Array nan_tail = loom::where(loom::arange(length) < 7, sort_input(t, Shape{40, length}, rng), nans).eval();
+      CHECK(loom::test::check_gpu(loom::argsort(nan_tail), 0, 0) == "");
+    }
+  }
+}
+
 TEST_CASE("gpu sort output is ordered and a permutation; argsort keeps ties in order", "[gpu][sorting]") {
   std::mt19937_64 rng(11);
   const Array x = sort_input(DType::Float32, Shape{(1 << 20) + 3}, rng);

@@ -67,6 +67,11 @@ template <class F> void visit_width(std::size_t bytes, F&& f) {
 template <class U>
 void encode_keys(const void* in, const std::int64_t* perm, U* out, std::int64_t n, sortkey::Codec c,
                  cudaStream_t stream);
+// Rows of sorts_in_blocks length, a row per block: keys_out (when not null) gets the sorted
+// elements (decoded), idx_out (when not null) the stable argsort within each row. c encodes.
+template <class U>
+void block_sort(const void* in, sortkey::Codec c, U* keys_out, std::int64_t* idx_out, std::int64_t rows,
+                std::int64_t length, cudaStream_t stream);
 // np.sort of rows on CUB's own key types (runtime/libs/cub/cub_sort_native.cu), for the dtypes
 // it instantiates; false for the others (the caller sorts them through radix keys).
 bool sort_native(DType dtype, const void* in, void* out, std::int64_t rows, std::int64_t length, cudaStream_t stream,

@@ -2,8 +2,9 @@
 // The radix sort driver shared by the keys-only and the key-value translation units: how rows
 // are cut into CUB calls and where the sorted data ends up.
 //
-// One row, or a few long ones (sorts_row_by_row): cub::DeviceRadixSort per row (64-bit sizes).
-// Otherwise DeviceSegmentedRadixSort, in batches whose sizes fit its int arguments.
+// Rows of sorts_in_blocks length never come here (cub_sort_block.cu), except lexsort's and
+// unique's single rows. One row, or a few long ones (sorts_row_by_row): cub::DeviceRadixSort per
+// row (64-bit sizes). Otherwise DeviceSegmentedRadixSort, in batches whose sizes fit its int arguments.
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_segmented_radix_sort.cuh>

@@ -62,6 +62,13 @@ void sort(DType dtype, const void* in, void* out, std::int64_t rows, std::int64_
           const Workspace& ws) {
   const std::int64_t n = rows * length;
   if (n == 0) return;
+  if (sorts_in_blocks(length)) {
+    const sortkey::Codec c = sortkey::codec_of(dtype, false);
+    detail::visit_width(itemsize(dtype), [&]<class U>() {
+      if constexpr (sizeof(U) <= 8) detail::block_sort<U>(in, c, static_cast<U*>(out), nullptr, rows, length, stream);
+    });
+    return;
+  }
   if (sorts_row_by_row(rows, length) && detail::sort_native(dtype, in, out, rows, length, stream, ws)) return;
   // The exact bits of -0.0 survive (its key stays below +0.0's: equal values, any order is sorted).
   const sortkey::Codec c = sortkey::codec_of(dtype, false);

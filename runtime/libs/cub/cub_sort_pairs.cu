@@ -44,9 +44,16 @@ template <class U> __global__ void run_starts_kernel(const U* keys, bool* flags,
 void argsort(DType dtype, const void* in, std::int64_t* out, std::int64_t rows, std::int64_t length,
              cudaStream_t stream, const Workspace& ws) {
   if (rows * length == 0) return;
+  const sortkey::Codec c = sortkey::codec_of(dtype, true);
+  if (sorts_in_blocks(length)) {
+    detail::visit_width(itemsize(dtype), [&]<class U>() {
+      if constexpr (sizeof(U) <= 8) detail::block_sort<U>(in, c, nullptr, out, rows, length, stream);
+    });
+    return;
+  }
   detail::iota_rows(out, rows * length, length, stream);
   detail::visit_width(itemsize(dtype), [&]<class U>() {
-    if constexpr (sizeof(U) <= 8) sort_perm<U>(in, false, sortkey::codec_of(dtype, true), out, rows, length, stream, ws);
+    if constexpr (sizeof(U) <= 8) sort_perm<U>(in, false, c, out, rows, length, stream, ws);
   });
 }
 

@@ -7,6 +7,9 @@
 #include <cmath>
 #include <complex>
 #include <limits>
+#include <utility>
+
+#include <fmt/format.h>
 
 #include <loom/loom.hpp>
 
@@ -51,20 +54,51 @@ TEST_CASE("sort: shapes and dtypes as NumPy; the call is a barrier", "[sorting]"
   CHECK(loom::argsort(x, 0).dtype() == DType::Int64);
   CHECK(loom::argsort(x, 0).shape() == loom::Shape{3, 4});
   const std::string plan = loom::explain_string({loom::sort(x * 2) + 1});
-  CHECK_THAT(plan, Contains("barrier: library call sort (cub::DeviceSegmentedRadixSort::SortKeys (32-bit radix keys), "
-                            "float32)"));
+  CHECK_THAT(plan, Contains("barrier: library call sort (cub::BlockRadixSort, a row per block (32 threads x 4 items, "
+                            "32-bit radix keys), float32)"));
   CHECK_THAT(plan, Contains("its inputs first: 1 kernel(s)"));
   CHECK_THAT(loom::explain_string({loom::argsort(loom::arange(5))}),
+             Contains("cub::BlockRadixSort, a row per block (32 threads x 4 items, 64-bit radix keys, int32 indices), "
+                      "int64"));
+  // Rows longer than a block holds: segmented when many, one CUB sort per row when one.
+  const Array wide = loom::zeros(loom::Shape{3, 5000}, DType::Float32);
+  CHECK_THAT(loom::explain_string({loom::sort(wide)}),
+             Contains("cub::DeviceSegmentedRadixSort::SortKeys (32-bit radix keys), float32"));
+  CHECK_THAT(loom::explain_string({loom::argsort(wide.astype(DType::Int64), loom::none)}),
              Contains("cub::DeviceRadixSort::SortPairs (64-bit radix keys), int64"));
-  // One row of a dtype CUB sorts on its own keys; float16 goes through radix keys.
-  CHECK_THAT(loom::explain_string({loom::sort(x, loom::none)}),
+  // One long row of a dtype CUB sorts on its own keys; float16 goes through radix keys.
+  CHECK_THAT(loom::explain_string({loom::sort(wide, loom::none)}),
              Contains("cub::DeviceRadixSort::SortKeys on float32 keys (NaNs moved last)"));
-  CHECK_THAT(loom::explain_string({loom::sort(x.astype(DType::Float16), loom::none)}),
+  CHECK_THAT(loom::explain_string({loom::sort(wide.astype(DType::Float16), loom::none)}),
              Contains("cub::DeviceRadixSort::SortKeys (16-bit radix keys), float16"));
   // Complex: a lexsort of (imag, real, NaN class), then a gather.
   const std::string cplan = loom::explain_string({loom::sort(x.astype(DType::Complex64), loom::none)});
   CHECK_THAT(cplan, Contains("library call lexsort (3 keys"));
   CHECK_THAT(cplan, Contains("library call take (a gather"));
+}
+
+TEST_CASE("sort: rows of up to 4096 elements sort a row per block, the block sized by the row", "[sorting]") {
+  const auto plan_of = [](std::int64_t rows, std::int64_t length, bool indices) {
+    const Array x = loom::zeros(loom::Shape{rows, length}, DType::Float64);
+    return loom::explain_string({indices ? loom::argsort(x) : loom::sort(x)});
+  };
+  const std::pair<std::int64_t, const char*> shapes[] = {
+      {1, "32 threads x 4 items"},     {128, "32 threads x 4 items"},   {129, "128 threads x 4 items"},
+      {512, "128 threads x 4 items"},  {513, "256 threads x 8 items"},
+      {2048, "256 threads x 8 items"}, {2049, "512 threads x 8 items"}, {4096, "512 threads x 8 items"}};
+  for (const auto& [length, shape] : shapes) {
+    INFO("length " << length);
+    CHECK_THAT(plan_of(1000, length, false), Contains(fmt::format("cub::BlockRadixSort, a row per block ({}, 64-bit "
+                                                                  "radix keys), float64",
+                                                                  shape)));
+    CHECK_THAT(plan_of(3, length, true), Contains(fmt::format("({}, 64-bit radix keys, int32 indices), float64", shape)));
+  }
+  CHECK_THAT(plan_of(1000, 4097, false), Contains("cub::DeviceSegmentedRadixSort::SortKeys (64-bit radix keys)"));
+  CHECK_THAT(plan_of(1000, 4097, true), Contains("cub::DeviceSegmentedRadixSort::SortPairs (64-bit radix keys)"));
+  // Along axis 0: the rows are the columns, as long as the first axis.
+  const Array tall = loom::zeros(loom::Shape{1024, 8}, DType::BFloat16);
+  CHECK_THAT(loom::explain_string({loom::sort(tall, 0)}),
+             Contains("(256 threads x 8 items, 16-bit radix keys), bfloat16"));
 }
 
 TEST_CASE("sort: NaN last, -0.0 equals 0.0, every axis", "[sorting]") {
