@@ -326,7 +326,7 @@ void ReduceEmitter::emit_epilogue(const std::string& j, bool rows) {
       }
       case LeafKind::Buffer:
         if (l.cache >= 0) {
-          args.push_back(fmt::format("c{}[k]", l.cache));
+          args.push_back(fmt::format("c{}[k]{}", l.cache, vec_ > 1 ? ".v[e]" : ""));
         } else if (l.unravel) {
           std::string lin = fmt::format("a.u{}_lin", k);
           for (int d = 0; d < ne; ++d) lin += fmt::format(" + (long long)e{} * a.u{}_lin_st{}", d, k, d);
@@ -346,7 +346,11 @@ void ReduceEmitter::emit_epilogue(const std::string& j, bool rows) {
     }
   }
   for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
-    args.push_back(rows ? fmt::format("a.out{}[(long long){} * a.nr + r]", o, j) : fmt::format("a.out{}[{}]", o, j));
+    if (rows && vec_ > 1) {  // element e of the vector the row-resident kernel stores
+      args.push_back(fmt::format("ov{}.v[e]", o));
+    } else {
+      args.push_back(rows ? fmt::format("a.out{}[(long long){} * a.nr + r]", o, j) : fmt::format("a.out{}[{}]", o, j));
+    }
   }
   w_.line("epilogue({});", fmt::join(args, ", "));
 }

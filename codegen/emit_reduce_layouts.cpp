@@ -1,6 +1,7 @@
 // The row-resident, warp-rows and column-tiles skeletons of a reduction kernel (reduce_emitter.hpp;
 // the shared pieces are in emit_reduce.cpp).
 
+#include "codegen/ctypes.hpp"
 #include "codegen/reduce_emitter.hpp"
 
 namespace loom::codegen {
@@ -8,10 +9,15 @@ namespace loom::codegen {
 using detail::ReduceKind;
 
 // Row-resident: a block per row; each thread loads up to per_thread elements of the row into
-// registers (elements t, t + blockDim.x, ...: coalesced), the block reduces them, then each
-// thread writes its elements' outputs.
+// registers (elements t, t + blockDim.x, ...: coalesced; with vectors, vec consecutive elements
+// at (t + k * blockDim.x) * vec), the block reduces them, then each thread writes its elements'
+// outputs (with vectors, a 16-byte store per vector of elements).
 void ReduceEmitter::emit_rows_kernel() {
   const std::string it = idx_t_;
+  const int vec = r_.vec;
+  const int loads = (r_.per_thread + vec - 1) / vec;
+  const std::string first = vec > 1 ? fmt::format("(threadIdx.x + ({0})k * blockDim.x) * {1}", it, vec)
+                                    : fmt::format("threadIdx.x + ({})k * blockDim.x", it);
   for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
     w_.line("__shared__ {} sh{}[32];", state_type(r_.reductions[i]), i);
     w_.line("__shared__ {} shres{};", result_ctype(r_.reductions[i]), i);
@@ -22,14 +28,20 @@ void ReduceEmitter::emit_rows_kernel() {
   emit_states();
   // One loop, load then arithmetic per element: measured faster here than a separate load
   // phase, which keeps 32 loaded values live per thread (bench/NOTES.md).
-  declare_caches(r_.per_thread);
+  vec_ = vec;
+  declare_caches(loads);
   w_.line("#pragma unroll");
-  w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", r_.per_thread));
-  w_.line("const {0} r = threadIdx.x + ({0})k * blockDim.x;", idx_t_);
+  w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", loads));
+  w_.line("const {} r = {};", it, first);
   w_.line("if (r >= a.nr) break;");
   unravel_class("r", 1);
   emit_prologue_loads("k");
+  if (vec > 1) {
+    w_.line("#pragma unroll");
+    w_.open_block(fmt::format("for (int e = 0; e < {}; ++e)", vec));
+  }
   emit_prologue_call("k");
+  if (vec > 1) w_.close_block();
   w_.close_block();
   for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
     w_.line("loom::red::block_reduce(s{0}, sh{0});", i);
@@ -45,12 +57,31 @@ void ReduceEmitter::emit_rows_kernel() {
   }
   unravel_epilogue_class("j", 0);
   w_.line("#pragma unroll");
-  w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", r_.per_thread));
-  w_.line("const {0} r = threadIdx.x + ({0})k * blockDim.x;", it);
-  w_.line("if (r >= a.nr) break;");
+  w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", loads));
+  if (vec > 1) {
+    w_.line("const {} rb = {};", it, first);
+    w_.line("if (rb >= a.nr) break;");
+    for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
+      w_.line("loom::Vec<{}, {}> ov{};", vec, storage_ctype(p_.values[static_cast<std::size_t>(p_.outputs[o])].dtype), o);
+    }
+    w_.line("#pragma unroll");
+    w_.open_block(fmt::format("for (int e = 0; e < {}; ++e)", vec));
+    w_.line("const {} r = rb + e;", it);
+  } else {
+    w_.line("const {} r = {};", it, first);
+    w_.line("if (r >= a.nr) break;");
+  }
   unravel_epilogue_class("r", 1);
   emit_epilogue("j", true);
+  if (vec > 1) {
+    w_.close_block();
+    for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
+      w_.line("*reinterpret_cast<loom::Vec<{0}, {1}>*>(a.out{2} + ((long long)j * a.nr + rb)) = ov{2};", vec,
+              storage_ctype(p_.values[static_cast<std::size_t>(p_.outputs[o])].dtype), o);
+    }
+  }
   w_.close_block();
+  vec_ = 1;
   w_.line("__syncthreads();  // shres is rewritten for the next row");
   w_.close_block();
 }

@@ -239,6 +239,15 @@ bool vector_aligned(const KernelPlan& p, const AddressOf& address_of, std::span<
       if (reinterpret_cast<std::uintptr_t>(base) % (item * static_cast<std::size_t>(p.reduce->vec)) != 0) return false;
     }
   }
+  if (p.reduce && p.reduce->vec > 1 && p.reduce->strategy == ReduceStrategy::Rows) {
+    // Row-resident outputs are stored as vectors too (rows of a multiple of vec elements).
+    for (std::size_t o = 0; o < outputs.size(); ++o) {
+      const std::size_t item = itemsize(p.values[static_cast<std::size_t>(p.outputs[o])].dtype);
+      if (reinterpret_cast<std::uintptr_t>(outputs[o]) % (item * static_cast<std::size_t>(p.reduce->vec)) != 0) {
+        return false;
+      }
+    }
+  }
   if (p.vec == 1) return true;
   const int nd = p.shape.size();
   const auto aligned = [&](const void* ptr, std::size_t item) {

@@ -208,6 +208,12 @@ KernelPlan plan_reduce(const KernelGroup& group, std::span<const NodeRef> bounda
   }
   // Column tiles: a 16-byte load covers adjacent columns (a state each), 4x fewer loads.
   if (part->strategy == ReduceStrategy::ColumnTiles) part->vec = vector_width(*pro, part->reduced, true);
+  // Row-resident: a thread's values as whole vectors (16-byte loads, and 16-byte stores of the
+  // outputs, which are C-contiguous rows), when each thread holds at least one full vector.
+  if (part->strategy == ReduceStrategy::Rows) {
+    const int v = vector_width(*pro, part->reduced);
+    part->vec = part->per_thread >= v ? v : 1;
+  }
 
   // --- the epilogue's own plan ---
   for (const NodeRef& r : group.roots) p.roots.push_back(r);

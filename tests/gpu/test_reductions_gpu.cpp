@@ -208,6 +208,37 @@ TEST_CASE("softmax and friends run as one row-resident kernel", "[gpu][reduction
   CHECK(loom::test::check_gpu(loom::softmax(many, 1), 1e-5, 1e-6) == "");
 }
 
+TEST_CASE("row-resident kernels with 16-byte loads and stores", "[gpu][reductions][fusion]") {
+  std::mt19937_64 rng(39);
+  // Rows a multiple of the width (vectors) and not (scalar), float32/16, bfloat16, float64.
+  struct Case {
+    DType t;
+    std::int64_t row;
+    double rtol, atol;
+  };
+  for (const Case c : {Case{DType::Float32, 8192, 1e-5, 1e-6}, Case{DType::Float32, 8188, 1e-5, 1e-6},
+                       Case{DType::Float32, 8190, 1e-5, 1e-6}, Case{DType::Float32, 100, 1e-5, 1e-6},
+                       Case{DType::Float16, 4096, 2e-3, 1e-4}, Case{DType::Float16, 4094, 2e-3, 1e-4},
+                       Case{DType::BFloat16, 8192, 1.6e-2, 1e-3}, Case{DType::BFloat16, 1000, 1.6e-2, 1e-3},
+                       Case{DType::Float64, 8192, 1e-11, 1e-14}, Case{DType::Float64, 8191, 1e-11, 1e-14}}) {
+    INFO(loom::name(c.t) << " row " << c.row);
+    const Array x = loom::test::random_array(c.t, {33, c.row}, rng);
+    CHECK(loom::test::check_gpu(loom::softmax(x, 1), c.rtol, c.atol) == "");
+    CHECK(loom::test::check_gpu(loom::log_softmax(x, 1), c.rtol, c.atol + 1e-5 * static_cast<double>(c.row)) == "");
+    // A view one element into wider rows: planned with vectors, dropped at launch (misaligned);
+    // and one four elements in (aligned: vectors kept).
+    const Array wide = loom::test::random_array(c.t, {33, c.row + 8}, rng);
+    CHECK(loom::test::check_gpu(loom::softmax(wide[{loom::all, loom::Slice(1, c.row + 1)}], 1), c.rtol, c.atol) == "");
+    CHECK(loom::test::check_gpu(loom::softmax(wide[{loom::all, loom::Slice(4, c.row + 4)}], 1), c.rtol, c.atol) == "");
+  }
+  // Standardization (two reductions) and an epilogue reading another buffer per element.
+  const Array x = loom::test::random_array(DType::Float32, {50, 4096}, rng);
+  const Array w = loom::test::random_array(DType::Float32, {4096}, rng);
+  CHECK(loom::test::check_gpu((x - loom::mean(x, 1, true)) / loom::std(x, 1, true), 1e-4, 1e-4) == "");
+  CHECK(loom::test::check_gpu(loom::softmax(x, 1) * w, 1e-5, 1e-6) == "");
+  CHECK(loom::test::check_gpu(loom::softmax(x, 1).astype(DType::Float64), 1e-5, 1e-6) == "");
+}
+
 TEST_CASE("rows of 17..2047 elements: a warp's lanes per row, every kind and dtype", "[gpu][reductions][warp_rows]") {
   const Array probe = loom::empty({300, 64}, DType::Float32);
   REQUIRE_THAT(loom::explain_string({loom::sum(probe, 1)}), Catch::Matchers::Contains("warp-rows"));

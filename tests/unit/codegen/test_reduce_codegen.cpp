@@ -272,6 +272,15 @@ TEST_CASE("every reduction kernel compiles with NVRTC for sm_90", "[reduce][nvrt
     add({loom::mean(cv, 0), loom::var(cv, 0), loom::any(cv, 0), loom::alltrue(cv, 0)});
     if (loom::is_floating(t)) add({loom::logsumexp(cv, 0), loom::nanmax(cv, 0)});
   }
+  // Row-resident kernels with 16-byte loads and stores (rows a multiple of the width), each
+  // floating type: softmax, log_softmax, standardization (two reductions, one epilogue).
+  for (DType t : {DType::Float32, DType::Float16, DType::BFloat16, DType::Float64}) {
+    INFO(loom::name(t));
+    const Array xv = loom::empty({40, 256}, t);
+    add({loom::softmax(xv, 1)});
+    add({loom::log_softmax(xv, -1)});
+    add({(xv - loom::mean(xv, 1, true)) / loom::std(xv, 1, true)});
+  }
   add({loom::sum(loom::empty({3, 64}, DType::Float32).broadcast_to({(std::int64_t{1} << 31) / 64 + 1, 3, 64}), 0)});
   add({loom::sum(loom::empty({3, 100}, DType::Float32).broadcast_to({(std::int64_t{1} << 31) / 100 + 1, 3, 100}), 2)});
   add({loom::sum(loom::empty({3, 100}, DType::Float32).broadcast_to({(std::int64_t{1} << 31) / 100 + 1, 3, 100}), 0)});
@@ -304,4 +313,46 @@ TEST_CASE("row-resident kernels: threads per row grow with the row, up to 16 ele
   CHECK(key(8192) != key(4096));
   CHECK(key(8000) == key(8192));
   CHECK(key(100) != key(512));
+}
+
+TEST_CASE("row-resident kernels load and store 16-byte vectors where the rows allow", "[reduce]") {
+  const auto plan = [](const Array& x) { return prepared({loom::softmax(x, 1)}).kernels[0]; };
+  struct Want {
+    DType t;
+    std::int64_t row;
+    int vec;
+  };
+  for (const Want w : {Want{DType::Float32, 8192, 4}, Want{DType::Float32, 8190, 1}, Want{DType::Float32, 100, 4},
+                       Want{DType::Float16, 4096, 4}, Want{DType::BFloat16, 8192, 4}, Want{DType::Float64, 8192, 2},
+                       Want{DType::Float32, 31, 1}, Want{DType::Float32, 4, 1}}) {
+    INFO(loom::name(w.t) << " row " << w.row);
+    const auto kp = plan(loom::empty({10, w.row}, w.t));
+    REQUIRE(kp.reduce->strategy == ReduceStrategy::Rows);
+    CHECK(kp.reduce->vec == w.vec);
+    const std::string text = loom::codegen::emit_kernel(kp, loom::codegen::kernel_params(kp)).text;
+    if (w.vec > 1) {
+      CHECK_THAT(text, Catch::Matchers::Contains("*reinterpret_cast<loom::Vec<" + std::to_string(w.vec)));
+      CHECK_THAT(text, Catch::Matchers::Contains("epilogue(a, c0[k].v[e], res0, ov0.v[e]);"));  // x from registers
+    } else {
+      CHECK_THAT(text, Catch::Matchers::Contains("epilogue(a, c0[k], res0, a.out0["));
+    }
+  }
+  // Keys differ with and without vectors.
+  CHECK(plan(loom::empty({10, 8192}, DType::Float32)).key != plan(loom::empty({10, 8190}, DType::Float32)).key);
+  // A view one element into rows of 8196: planned with vectors (the strides allow), dropped at
+  // launch when the address is not 16-byte aligned; and when an output is not.
+  auto kp = plan(loom::empty({10, 8196}, DType::Float32)[{loom::all, loom::Slice(1, 8193)}]);
+  REQUIRE(kp.reduce->vec == 4);
+  const std::string vector_key = kp.key;
+  alignas(16) static float storage[8];
+  const auto at = [](const loom::detail::Node*) -> const void* { return storage; };
+  CHECK_FALSE(loom::codegen::vector_aligned(kp, at, {}));  // storage + 1 element
+  const auto at_aligned = [](const loom::detail::Node*) -> const void* { return storage + 3; };
+  std::vector<void*> outs{storage + 4};
+  CHECK(loom::codegen::vector_aligned(kp, at_aligned, outs));
+  outs[0] = storage + 5;
+  CHECK_FALSE(loom::codegen::vector_aligned(kp, at_aligned, outs));
+  loom::codegen::drop_vectors(kp);
+  CHECK(kp.reduce->vec == 1);
+  CHECK(kp.key != vector_key);
 }
