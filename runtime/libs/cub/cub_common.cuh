@@ -78,6 +78,11 @@ bool sort_native(DType dtype, const void* in, void* out, std::int64_t rows, std:
                  const Workspace& ws);
 // out[i] = i % length (the index of each element within its row).
 void iota_rows(std::int64_t* out, std::int64_t n, std::int64_t length, cudaStream_t stream);
+// np.unique's run starts: the indices i < n with flags[i] set (a new value begins) into starts,
+// and their number into *count_host: the one synchronization of np.unique (the count sizes its
+// outputs).
+void read_run_starts(const bool* flags, std::int64_t n, std::int64_t* starts, std::int64_t* count_host,
+                     cudaStream_t stream, const Workspace& ws);
 // The indices i < n with flags[i] set, in order, into out; their number into *d_count (device).
 void flagged_indices(const bool* flags, std::int64_t n, std::int64_t* out, std::int64_t* d_count,
                      cudaStream_t stream, const Workspace& ws);

@@ -113,6 +113,14 @@ void flagged_indices(const bool* flags, std::int64_t n, std::int64_t* out, std::
   });
 }
 
+void read_run_starts(const bool* flags, std::int64_t n, std::int64_t* starts, std::int64_t* count_host,
+                     cudaStream_t stream, const Workspace& ws) {
+  auto* d_count = static_cast<std::int64_t*>(ws(sizeof(std::int64_t)));
+  flagged_indices(flags, n, starts, d_count, stream, ws);
+  LOOM_CHECK_CUDA(cudaMemcpyAsync(count_host, d_count, sizeof(std::int64_t), cudaMemcpyDeviceToHost, stream));
+  LOOM_CHECK_CUDA(cudaStreamSynchronize(stream));
+}
+
 }  // namespace detail
 
 void select_flagged(std::size_t itemsize, const void* in, const bool* flags, std::int64_t n, void* out,
@@ -193,11 +201,7 @@ void unique_starts_complex(DType dtype, const void* sorted, std::int64_t n, std:
     LOOM_LAUNCHED("complex_starts_kernel");
   };
   if (dtype == DType::Complex64) launch.operator()<float>(); else launch.operator()<double>();
-  auto* d_count = static_cast<std::int64_t*>(ws(sizeof(std::int64_t)));
-  detail::flagged_indices(flags, n, starts, d_count, stream, ws);
-  // The one synchronization of np.unique: the number of unique values sizes its outputs.
-  LOOM_CHECK_CUDA(cudaMemcpyAsync(count_host, d_count, sizeof(std::int64_t), cudaMemcpyDeviceToHost, stream));
-  LOOM_CHECK_CUDA(cudaStreamSynchronize(stream));
+  detail::read_run_starts(flags, n, starts, count_host, stream, ws);
 }
 
 void take(std::size_t itemsize, const void* in, const std::int64_t* idx, std::int64_t m, void* out,

@@ -82,11 +82,7 @@ void unique_sort(DType dtype, const void* in, std::int64_t n, std::int64_t* perm
       LOOM_LAUNCHED("run_starts_kernel");
     }
   });
-  std::int64_t* d_count = scratch<std::int64_t>(ws, 1);
-  detail::flagged_indices(flags, n, starts, d_count, stream, ws);
-  // The one synchronization of np.unique: the number of unique values sizes its outputs.
-  LOOM_CHECK_CUDA(cudaMemcpyAsync(count_host, d_count, sizeof(std::int64_t), cudaMemcpyDeviceToHost, stream));
-  LOOM_CHECK_CUDA(cudaStreamSynchronize(stream));
+  detail::read_run_starts(flags, n, starts, count_host, stream, ws);
 }
 
 }  // namespace loom::algo
