@@ -40,6 +40,26 @@ inline double time_ms(const std::function<void()>& f, int reps = 20, int warm = 
   return median(t);
 }
 
+// ms per call of f on the GPU alone: events on loom's stream around `reps` calls issued back to
+// back, so host work overlaps the kernels (launch and synchronize latency excluded). A diagnostic
+// beside time_ms, which is the figure compared with the peers.
+inline double gpu_ms(const std::function<void()>& f, int reps = 20, int warm = 3) {
+  for (int i = 0; i < warm; ++i) f();
+  auto stream = static_cast<cudaStream_t>(loom::Stream::current().handle());
+  cudaEvent_t a = nullptr, b = nullptr;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  cudaEventRecord(a, stream);
+  for (int i = 0; i < reps; ++i) f();
+  cudaEventRecord(b, stream);
+  cudaEventSynchronize(b);
+  float ms = 0;
+  cudaEventElapsedTime(&ms, a, b);
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return static_cast<double>(ms) / reps;
+}
+
 // The copy ceiling in GB/s: a 1 GiB device-to-device cudaMemcpy, read + write bytes.
 inline double copy_ceiling_gbs() {
   const std::size_t bytes = std::size_t{1} << 30;

@@ -250,27 +250,42 @@ void ReduceEmitter::declare_caches(int count) {
 
 // `batch` elements at r = first + k * step (k < batch, r < end): first every load, back to back
 // (a load behind a bounds check and the previous element's arithmetic would wait for it), then
-// the arithmetic.
+// the arithmetic. A batch wholly in range takes a copy with no bounds checks: with them, ptxas
+// once scheduled the first vector's adds before the other loads, and the kernel ran at 93% of a
+// probe's speed (sum over axis 1 vs the same kernel squaring, bench/NOTES.md).
 void ReduceEmitter::emit_batch(const std::string& first, const std::string& step, const std::string& end, int batch) {
-  for (int phase = 0; phase < 2; ++phase) {
-    w_.line("#pragma unroll");
-    w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", batch));
-    w_.line("const {0} r = {1} + ({0})k * {2};", idx_t_, first, step);
-    w_.open_block(fmt::format("if (r < {})", end));
-    unravel_class("r", 1);
-    if (phase == 0) {
-      emit_prologue_loads("k");
-    } else if (vec_ > 1) {  // the elements of one vector (consecutive in the last dim)
+  const auto body = [&](bool checked) {
+    for (int phase = 0; phase < 2; ++phase) {
       w_.line("#pragma unroll");
-      w_.open_block(fmt::format("for (int e = 0; e < {}; ++e)", vec_));
-      emit_prologue_call("k");
+      w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", batch));
+      w_.line("const {0} r = {1} + ({0})k * {2};", idx_t_, first, step);
+      if (checked) w_.open_block(fmt::format("if (r < {})", end));
+      unravel_class("r", 1);
+      if (phase == 0) {
+        emit_prologue_loads("k");
+      } else if (vec_ > 1) {  // the elements of one vector (consecutive in the last dim)
+        w_.line("#pragma unroll");
+        w_.open_block(fmt::format("for (int e = 0; e < {}; ++e)", vec_));
+        emit_prologue_call("k");
+        w_.close_block();
+      } else {
+        emit_prologue_call("k");
+      }
+      if (checked) w_.close_block();
       w_.close_block();
-    } else {
-      emit_prologue_call("k");
     }
-    w_.close_block();
-    w_.close_block();
+  };
+  if (batch == 1) {
+    body(true);
+    return;
   }
+  w_.line("// the whole batch in range: no bounds checks");
+  w_.open_block(fmt::format("if ({0} - {1} > ({2}){3} * ({2})({4}))", end, first, idx_t_, batch - 1, step));
+  body(false);
+  w_.close_block();
+  w_.open_block("else");
+  body(true);
+  w_.close_block();
 }
 
 // Declares e<d> for the epilogue dims of one class from `linear` (row-resident kernels).
@@ -371,11 +386,15 @@ void ReduceEmitter::emit_split_combine(const std::string& j, const std::string& 
             state_type(r_.reductions[i]), i, j, slices, part);
   }
   w_.line("__threadfence();");
+  // Every other block has taken its ticket: the last resets it for the next launch (the
+  // tickets are zeroed once, not before each launch).
   if (whole_block) {
     w_.line("last = atomicAdd(a.tickets + {}, 1u) == {} - 1;", j, slices);
+    w_.line("if (last) a.tickets[{}] = 0u;", j);
     return;
   }
   w_.line("if (atomicAdd(a.tickets + {}, 1u) != {} - 1) return;", j, slices);
+  w_.line("a.tickets[{}] = 0u;", j);
 }
 
 // The partials of output j merged in a fixed order: by the whole block (each thread a
@@ -399,7 +418,13 @@ void ReduceEmitter::emit_merge_partials(const std::string& j, const std::string&
 
 void ReduceEmitter::emit_kernel(const std::string& name) {
   const std::string it = idx_t_;
-  w_.line("extern \"C\" __global__ void __launch_bounds__({})", r_.strategy == ReduceStrategy::Rows ? r_.block : 256);
+  if (r_.strategy == ReduceStrategy::Cooperative) {
+    // At most 64 registers, 4 blocks per multiprocessor: mean+var took 74 with the unchecked
+    // batch and ran at 89% of copy on 3 blocks; capped, 98% (bench/NOTES.md).
+    w_.line("extern \"C\" __global__ void __launch_bounds__(256, 4)");
+  } else {
+    w_.line("extern \"C\" __global__ void __launch_bounds__({})", r_.strategy == ReduceStrategy::Rows ? r_.block : 256);
+  }
   w_.open_block(fmt::format("{}(const __grid_constant__ Args a)", name));
   if (r_.strategy == ReduceStrategy::Rows) {
     emit_rows_kernel();
@@ -416,18 +441,19 @@ void ReduceEmitter::emit_kernel(const std::string& name) {
     unravel_class("j", 0);
     emit_prologue_bases();
     emit_states();
-    w_.line("const {0} r_begin = ({0})blockIdx.x * a.chunk;", it);
-    w_.line("const {0} r_end = a.nr - r_begin < a.chunk ? ({0})a.nr : r_begin + ({0})a.chunk;", it);
     // Short rows (a block of fewer than 256 threads: at most one element each) take a batch of
-    // one; longer ones eight loads in flight per thread.
-    // Vector loads: each thread's elements come `vec` at a time (r_begin is a multiple of vec).
+    // one; longer ones eight loads in flight per thread. Vector loads: each thread's elements
+    // come `vec` at a time. Blocks that split a row take its tiles of batch x vec x blockDim.x
+    // elements in turn (block x: tiles x, x + gridDim.x, ...): the blocks sweep memory together,
+    // 2% faster than a contiguous chunk each (bench/probes/red_probe.cu).
     const int batch = r_.block < 256 ? 1 : 8;
     vec_ = r_.vec;
     const std::string v = vec_ > 1 ? fmt::format("{} * ", vec_) : "";
-    w_.open_block(fmt::format("for ({0} rb = r_begin + {2}threadIdx.x; rb < r_end; rb += {1} * {2}blockDim.x)", it,
-                              batch, v));
+    w_.line("const {0} tile = {1} * {2}({0})blockDim.x;", it, batch, v);
+    w_.open_block(fmt::format("for ({0} rb = ({0})blockIdx.x * tile + {1}threadIdx.x; rb < a.nr; rb += ({0})gridDim.x * tile)",
+                              it, v));
     declare_caches(batch);
-    emit_batch("rb", v + "blockDim.x", "r_end", batch);
+    emit_batch("rb", v + "blockDim.x", "a.nr", batch);
     w_.close_block();
     vec_ = 1;
     for (std::size_t i = 0; i < r_.reductions.size(); ++i) w_.line("loom::red::block_reduce(s{0}, sh{0});", i);

@@ -1,6 +1,8 @@
 // The row-resident, warp-rows and column-tiles skeletons of a reduction kernel (reduce_emitter.hpp;
 // the shared pieces are in emit_reduce.cpp).
 
+#include <algorithm>
+
 #include "codegen/ctypes.hpp"
 #include "codegen/reduce_emitter.hpp"
 
@@ -141,31 +143,52 @@ void ReduceEmitter::emit_tile_combine() {
 
 // Column tiles, split rows: the last block of a tile merges the partial states of every split
 // (partials[split * nk + column]), each row slot a strided share, loads first, then the same
-// combine as a block's own.
+// combine as a block's own. With vectors, a thread's vec columns are merged in one pass (their
+// loads in flight together: 8 partials x vec for states of at most 8 bytes, 2 x vec for larger
+// ones), then combined column by column. 2^18 x 256 columns: 91.3% -> 92.5% of copy from 2 to 8.
 void ReduceEmitter::emit_tile_merge() {
+  const int vec = r_.vec;
+  const int batch = kColumnTileBatch;
+  const std::string jv = vec > 1 ? "j0" : "j";
   w_.line("__threadfence();");
   for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
     const std::string st = state_type(r_.reductions[i]);
-    w_.line("s{}.init();", i);
-    w_.open_block("if (j < a.nk)");
-    w_.line("const {0}* part = static_cast<const {0}*>(a.partials{1}) + j;", st, i);
-    w_.open_block(fmt::format("for (unsigned g0 = ty; g0 < gridDim.y; g0 += {} * slots)", kColumnTileBatch));
-    w_.line("{} m[{}];", st, kColumnTileBatch);
+    const std::string state = vec > 1 ? fmt::format("s{}v[e]", i) : fmt::format("s{}", i);
+    if (vec > 1) {
+      w_.line("#pragma unroll");
+      w_.line("for (int e = 0; e < {}; ++e) s{}v[e].init();", vec, i);
+    } else {
+      w_.line("s{}.init();", i);
+    }
+    w_.open_block(fmt::format("if ({} < a.nk)", jv));
+    w_.line("const {0}* part = static_cast<const {0}*>(a.partials{1}) + {2};", st, i, jv);
+    w_.line("constexpr int mb{} = sizeof({}) <= 8 || {} == 1 ? {} : 2;  // partials in flight per column", i, st, vec, batch);
+    w_.open_block(fmt::format("for (unsigned g0 = ty; g0 < gridDim.y; g0 += mb{} * slots)", i));
+    w_.line("{} m[mb{}][{}];", st, i, vec);
     for (int phase = 0; phase < 2; ++phase) {
       w_.line("#pragma unroll");
-      w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", kColumnTileBatch));
+      w_.open_block(fmt::format("for (int k = 0; k < mb{}; ++k)", i));
       w_.line("const unsigned g = g0 + k * slots;");
+      w_.line("if (g >= gridDim.y) break;");
+      w_.line("#pragma unroll");
       if (phase == 0) {
-        w_.line("if (g < gridDim.y) m[k] = loom::red::load_partial(part + (long long)g * a.nk);");
+        w_.line("for (int e = 0; e < {}; ++e) m[k][e] = loom::red::load_partial(part + (long long)g * a.nk + e);", vec);
       } else {
-        w_.line("if (g < gridDim.y) s{}.merge(m[k]);", i);
+        w_.line("for (int e = 0; e < {}; ++e) {}.merge(m[k][e]);", vec, state);
       }
       w_.close_block();
     }
     w_.close_block();
     w_.close_block();
   }
-  emit_tile_combine();
+  if (vec > 1) {
+    for_each_column([&] {
+      emit_tile_combine();
+      for (std::size_t i = 0; i < r_.reductions.size(); ++i) w_.line("s{0}v[e] = s{0};", i);
+    }, true);
+  } else {
+    emit_tile_combine();
+  }
 }
 
 // Column tiles with 16-byte loads (vec > 1): thread column j0 holds the states of columns
@@ -249,14 +272,13 @@ void ReduceEmitter::emit_column_tiles_kernel() {
   w_.close_block();
   w_.line("__threadfence();");
   w_.line("__syncthreads();");
-  w_.line("if (threadIdx.x == 0) last = atomicAdd(a.tickets + blockIdx.x, 1u) == gridDim.y - 1;");
+  w_.open_block("if (threadIdx.x == 0)");
+  w_.line("last = atomicAdd(a.tickets + blockIdx.x, 1u) == gridDim.y - 1;");
+  w_.line("if (last) a.tickets[blockIdx.x] = 0u;  // for the next launch: tickets are zeroed once");
+  w_.close_block();
   w_.line("__syncthreads();");
   w_.line("if (!last) return;  // the same for every thread of the block");
-  if (vec > 1) {
-    for_each_column([&] { emit_tile_merge(); save_states(); }, false);
-  } else {
-    emit_tile_merge();
-  }
+  emit_tile_merge();
   w_.close_block();
   w_.open_block(fmt::format("if (threadIdx.x < lanes && {} < a.nk)", jv));
   if (vec > 1) {

@@ -255,10 +255,10 @@ std::vector<std::uint64_t> pack_params(const KernelPlan& p, std::span<const Para
   return words;
 }
 
-LaunchDims reduce_launch_dims(const KernelPlan& p, int sm_count);  // reduce_plan.cpp
+LaunchDims reduce_launch_dims(const KernelPlan& p, int sm_count, int blocks_per_sm);  // reduce_plan.cpp
 
-LaunchDims launch_dims(const KernelPlan& p, int sm_count) {
-  if (p.reduce) return reduce_launch_dims(p, sm_count);
+LaunchDims launch_dims(const KernelPlan& p, int sm_count, int blocks_per_sm) {
+  if (p.reduce) return reduce_launch_dims(p, sm_count, blocks_per_sm);
   LaunchDims d;
   const auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
   const std::int64_t max_grid = (std::int64_t{1} << 31) - 1;

@@ -228,12 +228,14 @@ std::vector<std::uint64_t> pack_params(const KernelPlan& plan, std::span<const P
                                        const DataOf& data_of, std::span<void* const> outputs,
                                        const Workspace& workspace = {});
 
-// The launch shape for a plan on a device with `sm_count` multiprocessors.
+// The launch shape for a plan on a device with `sm_count` multiprocessors. Reductions that split
+// their outputs across blocks size the grid to the blocks resident at once: blocks_per_sm of the
+// compiled kernel (0: as many 256-thread blocks as a multiprocessor's 2048 threads allow).
 struct LaunchDims {
   unsigned grid_x = 1, grid_y = 1, block_x = 1, block_y = 1;
   int splits = 1;  // reduction kernels: blocks sharing one output (workspace needed when > 1)
 };
-LaunchDims launch_dims(const KernelPlan& plan, int sm_count);
+LaunchDims launch_dims(const KernelPlan& plan, int sm_count, int blocks_per_sm = 0);
 
 // Workspace of a reduction kernel launched with `splits`: bytes of partial states per reduction,
 // and of the ticket counters (which must be zero at launch).

@@ -261,11 +261,17 @@ int reduce_lanes(const ReducePart& r) {
   return lanes;
 }
 
-LaunchDims reduce_launch_dims(const KernelPlan& p, int sm_count) {
+LaunchDims reduce_launch_dims(const KernelPlan& p, int sm_count, int blocks_per_sm) {
   const ReducePart& r = *p.reduce;
   LaunchDims d;
   const auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
   const std::int64_t want_blocks = wanted_blocks(sm_count);
+  // Blocks of `threads` resident at once on the whole device: the compiled kernel's occupancy,
+  // else what 2048 threads per multiprocessor allow.
+  const auto wave = [&](std::int64_t threads) {
+    const std::int64_t per_sm = blocks_per_sm > 0 ? blocks_per_sm : std::min<std::int64_t>(32, 2048 / threads);
+    return std::int64_t{std::max(sm_count, 1)} * std::max<std::int64_t>(per_sm, 1);
+  };
   std::int64_t splits = 1;
   if (r.strategy == ReduceStrategy::Rows) {
     d.block_x = static_cast<unsigned>(r.block);
@@ -280,14 +286,16 @@ LaunchDims reduce_launch_dims(const KernelPlan& p, int sm_count) {
     return d;
   }
   if (r.strategy == ReduceStrategy::ColumnTiles) {
-    // Tiles of `lanes` x vec columns along x; along y, splits of the rows up to one wave of
-    // blocks, each row slot keeping at least 16 rows (the last block per tile merges the
-    // partials). Rounded down: 8192 columns in 256 tiles once took 5 splits, 1280 blocks, a
-    // second wave of 224 blocks as long as the first (77% of copy).
+    // Tiles of `lanes` x vec columns along x; along y, splits of the rows up to 4 blocks per
+    // multiprocessor, each row slot keeping at least 16 rows (the last block per tile merges the
+    // partials). Measured (bench/probes/red_probe.cu): 4 blocks per multiprocessor in all beat
+    // 8 at every aspect ratio (8192^2: 99.6% of copy vs 96.2%; 2^18 x 256: 95.3% vs 83.3%), the
+    // last block's merge of more partials costing more than the extra blocks gain.
     const std::int64_t lanes = reduce_lanes(r), slots = 256 / lanes;
     const std::int64_t tiles = ceil_div(std::max<std::int64_t>(r.nk, 1), lanes * r.vec);
-    if (tiles < want_blocks) {
-      splits = std::min(want_blocks / tiles, std::max<std::int64_t>(1, r.nr / (16 * slots)));
+    const std::int64_t want = std::min(wave(256), 4 * std::int64_t{std::max(sm_count, 1)});
+    if (tiles < want) {
+      splits = std::min(want / tiles, std::max<std::int64_t>(1, r.nr / (16 * slots)));
       splits = std::min<std::int64_t>(splits, 4096);
     }
     d.grid_x = static_cast<unsigned>(tiles);
@@ -297,9 +305,11 @@ LaunchDims reduce_launch_dims(const KernelPlan& p, int sm_count) {
   }
   if (r.strategy == ReduceStrategy::Cooperative) {
     d.block_x = static_cast<unsigned>(r.block);
-    if (r.nk < want_blocks) {
-      // Each split keeps at least 8 elements per thread.
-      splits = std::min(ceil_div(want_blocks, std::max<std::int64_t>(r.nk, 1)),
+    const std::int64_t resident = wave(r.block);
+    if (r.nk < resident) {
+      // Split each output over the blocks one wave holds (rounded down: a second, partial wave
+      // ran as long as the first), each keeping at least 8 elements per thread.
+      splits = std::min(std::max<std::int64_t>(1, resident / std::max<std::int64_t>(r.nk, 1)),
                         std::max<std::int64_t>(1, r.nr / (8 * r.block)));
       splits = std::min<std::int64_t>(splits, 4096);
     }

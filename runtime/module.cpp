@@ -46,6 +46,17 @@ void unload(LoadedKernel& kernel) noexcept {
   kernel.kernel = nullptr;
 }
 
+int blocks_per_sm(const LoadedKernel& kernel, int threads) noexcept {
+  int blocks = 0;
+  // The occupancy calculator takes a cudaKernel_t cast to a function pointer (cuda_runtime_api.h).
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, reinterpret_cast<const void*>(kernel.kernel), threads, 0) !=
+      cudaSuccess) {
+    (void)cudaGetLastError();  // not sticky: clear it, and plan without the figure
+    return 0;
+  }
+  return blocks;
+}
+
 void launch(const LoadedKernel& kernel, dim3 grid, dim3 block, void** args, std::size_t smem_bytes,
             cudaStream_t stream) {
   // cudaLaunchKernel accepts a cudaKernel_t cast to a function pointer (cuda_runtime_api.h).

@@ -24,6 +24,10 @@ LoadedKernel load_kernel(std::span<const char> cubin, const std::string& name);
 // Unloads the library and clears `kernel`; a failure is printed, never thrown.
 void unload(LoadedKernel& kernel) noexcept;
 
+// Blocks of `threads` threads that fit on one multiprocessor at once (registers, shared memory);
+// 0 when the runtime cannot say (the caller then assumes a full one).
+int blocks_per_sm(const LoadedKernel& kernel, int threads) noexcept;
+
 // cudaLaunchKernel on `stream`. Throws CudaError naming the kernel. With LOOM_SYNC_CHECK=1 it
 // synchronizes the stream afterwards, so an asynchronous fault is reported at this kernel.
 void launch(const LoadedKernel& kernel, dim3 grid, dim3 block, void** args, std::size_t smem_bytes,

@@ -119,6 +119,10 @@ std::shared_ptr<const CompiledKernel> kernel_for(int device, const codegen::Kern
     lap(counters().compile_ns, clock);
   }
   ck->loaded = rt::load_kernel(cubin, src.name);
+  if (plan.reduce) {
+    const codegen::LaunchDims d = codegen::launch_dims(plan, props.sm_count);
+    ck->blocks_per_sm = rt::blocks_per_sm(ck->loaded, static_cast<int>(d.block_x * d.block_y));
+  }
   lap(counters().module_load_ns, clock);
   if (state) *state = where;
   std::lock_guard lock(dc.mu);

@@ -20,6 +20,7 @@ struct CompiledKernel {
   rt::LoadedKernel loaded;
   std::vector<codegen::Param> params;
   std::string name;
+  int blocks_per_sm = 0;  // reductions: resident blocks per multiprocessor at their block size
 };
 
 enum class CacheState { Memory, Disk, Compile };

@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <map>
+#include <mutex>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -130,6 +132,27 @@ std::shared_ptr<detail::Storage> device_storage(int device, std::size_t nbytes) 
       stream);
 }
 
+// The ticket counters of split reductions on one stream: zeroed once when allocated (or grown);
+// the last block of each output resets its ticket, so the next kernel on the stream finds them
+// zero without a memset per launch. Kernels on one stream run in order, so they share them.
+void* reduction_tickets(int device, cudaStream_t stream, std::size_t bytes) {
+  struct Tickets {
+    std::shared_ptr<detail::Storage> storage;
+    std::size_t bytes = 0;
+  };
+  static std::mutex mu;
+  static auto* by_stream = new std::map<std::pair<int, cudaStream_t>, Tickets>;  // never freed: used until exit
+  std::lock_guard lock(mu);
+  Tickets& t = (*by_stream)[{device, stream}];
+  if (t.bytes < bytes) {
+    const std::size_t grown = std::max<std::size_t>(bytes, std::max<std::size_t>(2 * t.bytes, 4096));
+    t.storage = device_storage(device, grown);  // the old buffer returns to the pool in stream order
+    t.bytes = grown;
+    LOOM_CHECK_CUDA(cudaMemsetAsync(t.storage->data(), 0, grown, stream));
+  }
+  return t.storage->data();
+}
+
 void order_after_last_use(const detail::Storage& s, cudaStream_t stream) {
   void* last = s.last_stream();
   if (last != nullptr && last != stream) rt::stream_wait(stream, static_cast<cudaStream_t>(last));
@@ -218,8 +241,8 @@ void realize(std::span<const NodeRef> outputs) {
       if (kp.reduce) order_inputs(*kp.reduce->prologue);
       if (!codegen::vector_aligned(kp, data_of, outs)) codegen::drop_vectors(kp);
       const auto kernel = kernel_for(device, kp);
-      const codegen::LaunchDims d = codegen::launch_dims(kp, rt::device_props(device).sm_count);
-      // Reductions split across blocks: partial states and zeroed tickets from the pool.
+      const codegen::LaunchDims d = codegen::launch_dims(kp, rt::device_props(device).sm_count, kernel->blocks_per_sm);
+      // Reductions split across blocks: partial states from the pool, the stream's tickets.
       codegen::Workspace ws;
       ws.splits = d.splits;
       std::vector<std::shared_ptr<detail::Storage>> scratch;
@@ -228,9 +251,7 @@ void realize(std::span<const NodeRef> outputs) {
           scratch.push_back(device_storage(device, codegen::partials_bytes(kp, d.splits)));
           ws.partials.push_back(scratch.back()->data());
         }
-        scratch.push_back(device_storage(device, codegen::tickets_bytes(kp)));
-        ws.tickets = scratch.back()->data();
-        LOOM_CHECK_CUDA(cudaMemsetAsync(ws.tickets, 0, codegen::tickets_bytes(kp), stream));
+        ws.tickets = reduction_tickets(device, stream, codegen::tickets_bytes(kp));
       }
       const std::vector<std::uint64_t> words = codegen::pack_params(kp, kernel->params, data_of, outs, ws);
       void* args[] = {const_cast<std::uint64_t*>(words.data())};
