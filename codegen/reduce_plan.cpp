@@ -42,7 +42,8 @@ int vector_width(const KernelPlan& pro, const std::vector<std::uint8_t>& reduced
   return v;
 }
 
-// Blocks that keep every SM busy: a few waves of 256-thread blocks.
+// Blocks that keep every SM busy: a full wave of 256-thread blocks (per-thread splits, warp-row
+// grids; cooperative and column-tile splits size theirs in reduce_launch_dims).
 std::int64_t wanted_blocks(int sm_count) { return 8 * std::int64_t{std::max(sm_count, 1)}; }
 
 // WarpRows takes rows shorter than this; from 2048 elements on, a block per row (Cooperative,

@@ -132,6 +132,8 @@ std::shared_ptr<detail::Storage> device_storage(int device, std::size_t nbytes) 
       stream);
 }
 
+namespace {
+
 // The ticket counters of split reductions on one stream: zeroed once when allocated (or grown);
 // the last block of each output resets its ticket, so the next kernel on the stream finds them
 // zero without a memset per launch. Kernels on one stream run in order, so they share them.
@@ -152,6 +154,8 @@ void* reduction_tickets(int device, cudaStream_t stream, std::size_t bytes) {
   }
   return t.storage->data();
 }
+
+}  // namespace
 
 void order_after_last_use(const detail::Storage& s, cudaStream_t stream) {
   void* last = s.last_stream();
