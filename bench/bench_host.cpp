@@ -54,12 +54,17 @@ int main(int argc, char** argv) {
     std::printf("%-62s %8.3f us\n", name.c_str(), us);
   };
   row("build the graph (3 ops, 2 scalars)", us_per(n, [&] { (void)three(); }));
-  row("build + fingerprint + cached plan", us_per(n, [&] {
+  const int dev = loom::current_device();
+  row("build + fingerprint (the executable cache's key)", us_per(n, [&] {
+        const Array a = three();
+        const loom::detail::NodeRef r[] = {a.node()};
+        (void)loom::exec::fingerprint(r, true, 256, dev);
+      }));
+  row("build + fingerprint + cached plan (an executable cache miss)", us_per(n, [&] {
         const Array a = three();
         const loom::detail::NodeRef r[] = {a.node()};
         (void)loom::exec::cached_prepare(r, true, 256);
       }));
-  const int dev = loom::current_device();
   cudaStream_t stream = loom::rt::current_stream(dev);
   row("pool alloc + free, 4 KiB", us_per(n, [&] {
         void* p = loom::rt::device_alloc(dev, 4096, stream);
@@ -77,8 +82,13 @@ int main(int argc, char** argv) {
     return nd->storage()->data();
   };
   row("kernel lookup (memory cache)", us_per(n, [&] { (void)loom::exec::kernel_for(dev, prep.kernels[0]); }));
-  row("pack arguments", us_per(n, [&] {
+  row("pack arguments (all words)", us_per(n, [&] {
         (void)loom::codegen::pack_params(prep.kernels[0], kernel->params, data_of, outs);
+      }));
+  const loom::codegen::StaticArgs fixed = loom::codegen::pack_static(prep.kernels[0], kernel->params, 1);
+  row("patch arguments (pointers and scalars: what a cached eval does)", us_per(n, [&] {
+        std::vector<std::uint64_t> w = fixed.words;
+        loom::codegen::apply_patches(w, fixed.patches, {}, data_of, outs, {});
       }));
   const std::vector<std::uint64_t> words = loom::codegen::pack_params(prep.kernels[0], kernel->params, data_of, outs);
   void* args[] = {const_cast<std::uint64_t*>(words.data())};

@@ -422,6 +422,17 @@ void ReduceEmitter::emit_kernel(const std::string& name) {
     // At most 64 registers, 4 blocks per multiprocessor: mean+var took 74 with the unchecked
     // batch and ran at 89% of copy on 3 blocks; capped, 98% (bench/NOTES.md).
     w_.line("extern \"C\" __global__ void __launch_bounds__(256, 4)");
+  } else if (r_.strategy == ReduceStrategy::Rows) {
+    // The row's elements stay in registers: as many blocks per multiprocessor as about 24
+    // registers plus the kept elements allow (softmax over rows of 8192: 512 threads, 40
+    // registers, 3 blocks; uncapped, ptxas took 50 and 2 blocks fit).
+    int words = 0;  // 4-byte registers per element a thread keeps
+    for (const Leaf& l : pro_.leaves) {
+      if (l.kind == LeafKind::Buffer && !l.unravel) words += static_cast<int>((itemsize(l.dtype) + 3) / 4);
+    }
+    const int regs = 24 + r_.per_thread * std::max(words, 1);
+    const int blocks = std::clamp(std::min(65536 / (r_.block * regs), 2048 / r_.block), 1, 32);
+    w_.line("extern \"C\" __global__ void __launch_bounds__({}, {})", r_.block, blocks);
   } else {
     w_.line("extern \"C\" __global__ void __launch_bounds__({})", r_.strategy == ReduceStrategy::Rows ? r_.block : 256);
   }

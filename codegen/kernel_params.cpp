@@ -174,11 +174,63 @@ std::vector<Param> kernel_params(const KernelPlan& p) {
   return ps;
 }
 
-std::vector<std::uint64_t> pack_params(const KernelPlan& p, std::span<const Param> params,
-                                       const DataOf& data_of, std::span<void* const> outputs,
-                                       const Workspace& ws) {
-  std::vector<std::uint64_t> words;
-  words.reserve(params.size());
+StaticArgs pack_static(const KernelPlan& p, std::span<const Param> params, int splits) {
+  StaticArgs a;
+  a.words.reserve(params.size());
+  const auto i64 = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
+  const int nd = p.shape.size();
+  for (const Param& q : params) {
+    const KernelPlan& lp = q.section == 1 ? *p.reduce->prologue : p;
+    const auto leaf = [&]() -> const Leaf& { return lp.leaves[static_cast<std::size_t>(q.index)]; };
+    // A word filled in on every call: a pointer, or a value the fingerprint does not fix.
+    const auto patch = [&](const Node* node, std::int64_t byte_offset = 0) {
+      a.patches.push_back(ArgPatch{q.kind, static_cast<int>(a.words.size()), q.index, q.sub, node, byte_offset});
+      a.words.push_back(0);
+    };
+    switch (q.kind) {
+      case ParamKind::OutPtr:
+      case ParamKind::Partials:
+      case ParamKind::Tickets: patch(nullptr); break;
+      case ParamKind::InPtr:
+        patch(leaf().node, leaf().idx[0].c0 * static_cast<std::int64_t>(itemsize(leaf().dtype)));
+        break;
+      case ParamKind::ScalarValue:
+      case ParamKind::GenStart:
+      case ParamKind::GenStep:
+      case ParamKind::GenStop:
+      case ParamKind::GenLast:
+      case ParamKind::EyeK: patch(leaf().node); break;
+      case ParamKind::Ddof: patch(p.reduce->reductions[static_cast<std::size_t>(q.index)].node); break;
+      case ParamKind::LeafStride:
+        a.words.push_back(i64(leaf().idx[static_cast<std::size_t>(q.sub)].c[static_cast<std::size_t>(q.dim)]));
+        break;
+      case ParamKind::LeafOffset: a.words.push_back(i64(leaf().idx[static_cast<std::size_t>(q.sub)].c0)); break;
+      case ParamKind::UnravelLinC0: a.words.push_back(i64(leaf().unr->lin.c0)); break;
+      case ParamKind::UnravelLinStride: a.words.push_back(i64(leaf().unr->lin.c[static_cast<std::size_t>(q.dim)])); break;
+      case ParamKind::UnravelExtent: a.words.push_back(i64(leaf().unr->shape[q.dim])); break;
+      case ParamKind::UnravelStride: a.words.push_back(i64(leaf().unr->strides[q.dim])); break;
+      case ParamKind::Numel: a.words.push_back(i64(p.numel)); break;
+      case ParamKind::Rows: a.words.push_back(i64(p.numel / p.shape[nd - 1])); break;
+      case ParamKind::Inner: a.words.push_back(i64(p.shape[nd - 1])); break;
+      case ParamKind::Extent: a.words.push_back(i64(p.shape[q.dim])); break;
+      case ParamKind::NumKept: a.words.push_back(i64(p.reduce->nk)); break;
+      case ParamKind::NumReduced: a.words.push_back(i64(p.reduce->nr)); break;
+      case ParamKind::PrologueExtent: a.words.push_back(i64(p.reduce->prologue->shape[q.dim])); break;
+      case ParamKind::Chunk: {
+        const std::int64_t n = std::max(splits, 1);
+        const std::int64_t v = p.reduce->vec;  // a block's range starts on a vector
+        a.words.push_back(i64((p.reduce->nr + n * v - 1) / (n * v) * v));
+        break;
+      }
+      case ParamKind::Lanes: a.words.push_back(i64(reduce_lanes(*p.reduce))); break;
+    }
+  }
+  return a;
+}
+
+void apply_patches(std::span<std::uint64_t> words, std::span<const ArgPatch> patches,
+                   std::span<const Node* const> numbering, const DataOf& data_of,
+                   std::span<void* const> outputs, const Workspace& ws) {
   const auto i64 = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
   const auto f64 = [](double v) { return std::bit_cast<std::uint64_t>(v); };
   // A Scalar as the kernel reads it: an integer word, or a double.
@@ -192,67 +244,51 @@ std::vector<std::uint64_t> pack_params(const KernelPlan& p, std::span<const Para
     }
     return 0;
   };
-  const int nd = p.shape.size();
-  for (const Param& q : params) {
-    const KernelPlan& lp = q.section == 1 ? *p.reduce->prologue : p;
-    const bool leafless = q.kind == ParamKind::OutPtr || q.kind == ParamKind::Numel ||
-                          q.kind == ParamKind::Rows || q.kind == ParamKind::Inner ||
-                          q.kind == ParamKind::Extent || q.kind == ParamKind::NumKept ||
-                          q.kind == ParamKind::NumReduced || q.kind == ParamKind::PrologueExtent ||
-                          q.kind == ParamKind::Ddof || q.kind == ParamKind::Partials ||
-                          q.kind == ParamKind::Tickets || q.kind == ParamKind::Chunk ||
-                          q.kind == ParamKind::Lanes;
-    const Leaf* l = leafless ? nullptr : &lp.leaves[static_cast<std::size_t>(q.index)];
-    switch (q.kind) {
-      case ParamKind::OutPtr:
-        words.push_back(reinterpret_cast<std::uintptr_t>(outputs[static_cast<std::size_t>(q.index)]));
-        break;
-      case ParamKind::InPtr: {
-        const auto* base = static_cast<const char*>(data_of(l->node));
-        words.push_back(reinterpret_cast<std::uintptr_t>(
-            base + l->idx[0].c0 * static_cast<std::int64_t>(itemsize(l->dtype))));
-        break;
-      }
-      case ParamKind::LeafStride:
-        words.push_back(i64(l->idx[static_cast<std::size_t>(q.sub)].c[static_cast<std::size_t>(q.dim)]));
-        break;
-      case ParamKind::LeafOffset: words.push_back(i64(l->idx[static_cast<std::size_t>(q.sub)].c0)); break;
-      case ParamKind::ScalarValue: words.push_back(scalar_word(l->node->value, q.sub)); break;
-      case ParamKind::GenStart: words.push_back(scalar_word(l->node->value, 0)); break;
-      case ParamKind::GenStep: words.push_back(scalar_word(l->node->value2(), 0)); break;
-      case ParamKind::GenStop: words.push_back(f64(l->node->value3().f)); break;
-      case ParamKind::GenLast:
-        words.push_back(i64(l->node->k() ? l->node->shape[0] - 1 : -1));
-        break;
-      case ParamKind::EyeK: words.push_back(i64(l->node->k())); break;
-      case ParamKind::UnravelLinC0: words.push_back(i64(l->unr->lin.c0)); break;
-      case ParamKind::UnravelLinStride: words.push_back(i64(l->unr->lin.c[static_cast<std::size_t>(q.dim)])); break;
-      case ParamKind::UnravelExtent: words.push_back(i64(l->unr->shape[q.dim])); break;
-      case ParamKind::UnravelStride: words.push_back(i64(l->unr->strides[q.dim])); break;
-      case ParamKind::Numel: words.push_back(i64(p.numel)); break;
-      case ParamKind::Rows: words.push_back(i64(p.numel / p.shape[nd - 1])); break;
-      case ParamKind::Inner: words.push_back(i64(p.shape[nd - 1])); break;
-      case ParamKind::Extent: words.push_back(i64(p.shape[q.dim])); break;
-      case ParamKind::NumKept: words.push_back(i64(p.reduce->nk)); break;
-      case ParamKind::NumReduced: words.push_back(i64(p.reduce->nr)); break;
-      case ParamKind::PrologueExtent: words.push_back(i64(p.reduce->prologue->shape[q.dim])); break;
-      case ParamKind::Ddof:
-        words.push_back(i64(p.reduce->reductions[static_cast<std::size_t>(q.index)].node->k()));
-        break;
+  for (const ArgPatch& a : patches) {
+    const Node* n = a.node;
+    if (n && !numbering.empty()) n = numbering[static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(n) - 1)];
+    std::uint64_t& w = words[static_cast<std::size_t>(a.word)];
+    switch (a.kind) {
+      case ParamKind::OutPtr: w = reinterpret_cast<std::uintptr_t>(outputs[static_cast<std::size_t>(a.index)]); break;
       case ParamKind::Partials:
-        words.push_back(ws.partials.empty() ? 0 : reinterpret_cast<std::uintptr_t>(ws.partials[static_cast<std::size_t>(q.index)]));
+        w = ws.partials.empty() ? 0 : reinterpret_cast<std::uintptr_t>(ws.partials[static_cast<std::size_t>(a.index)]);
         break;
-      case ParamKind::Tickets: words.push_back(reinterpret_cast<std::uintptr_t>(ws.tickets)); break;
-      case ParamKind::Chunk: {
-        const std::int64_t splits = std::max(ws.splits, 1);
-        const std::int64_t v = p.reduce->vec;  // a block's range starts on a vector
-        words.push_back(i64((p.reduce->nr + splits * v - 1) / (splits * v) * v));
+      case ParamKind::Tickets: w = reinterpret_cast<std::uintptr_t>(ws.tickets); break;
+      case ParamKind::InPtr:
+        w = reinterpret_cast<std::uintptr_t>(static_cast<const char*>(data_of(n)) + a.byte_offset);
         break;
-      }
-      case ParamKind::Lanes: words.push_back(i64(reduce_lanes(*p.reduce))); break;
+      case ParamKind::ScalarValue: w = scalar_word(n->value, a.sub); break;
+      case ParamKind::GenStart: w = scalar_word(n->value, 0); break;
+      case ParamKind::GenStep: w = scalar_word(n->value2(), 0); break;
+      case ParamKind::GenStop: w = f64(n->value3().f); break;
+      case ParamKind::GenLast: w = i64(n->k() ? n->shape[0] - 1 : -1); break;
+      case ParamKind::EyeK:
+      case ParamKind::Ddof: w = i64(n->k()); break;
+      case ParamKind::LeafStride:
+      case ParamKind::LeafOffset:
+      case ParamKind::UnravelLinC0:
+      case ParamKind::UnravelLinStride:
+      case ParamKind::UnravelExtent:
+      case ParamKind::UnravelStride:
+      case ParamKind::Numel:
+      case ParamKind::Rows:
+      case ParamKind::Inner:
+      case ParamKind::Extent:
+      case ParamKind::NumKept:
+      case ParamKind::NumReduced:
+      case ParamKind::PrologueExtent:
+      case ParamKind::Chunk:
+      case ParamKind::Lanes: throw Error("internal: a fixed kernel argument was listed as a patch");
     }
   }
-  return words;
+}
+
+std::vector<std::uint64_t> pack_params(const KernelPlan& p, std::span<const Param> params,
+                                       const DataOf& data_of, std::span<void* const> outputs,
+                                       const Workspace& ws) {
+  StaticArgs a = pack_static(p, params, ws.splits);
+  apply_patches(a.words, a.patches, {}, data_of, outputs, ws);
+  return std::move(a.words);
 }
 
 LaunchDims reduce_launch_dims(const KernelPlan& p, int sm_count, int blocks_per_sm);  // reduce_plan.cpp

@@ -223,6 +223,16 @@ template <class T> struct Variance {
   LOOM_FN Variance shfl_down(int d) const {
     return Variance{red::shfl_down(n, d), red::shfl_down(k, d), red::shfl_down(s1, d), red::shfl_down(s2, d)};
   }
+  // The same sums about another shift K: x - K = (x - k) + (k - K). Shifts are elements of the
+  // data, so k - K is on the scale of its spread.
+  LOOM_FN void rebase(T K) {
+    if (n != T(0)) {
+      const T d = k - K;
+      s2 = s2 + d * (T(2) * s1 + n * d);
+      s1 = s1 + n * d;
+    }
+    k = K;
+  }
   // ddof as NumPy: the sum of squared deviations over max(n - ddof, 0).
   LOOM_FN T result(long long ddof) const {
     const T den = n - T(ddof);
@@ -257,11 +267,45 @@ template <class T> struct LogSumExp {
   LOOM_FN T result() const { return m + log(s); }
 };
 
+// Reduces one state per lane of a full warp; lane 0 gets the result.
+template <class S> LOOM_FN void warp_reduce(S& s) {
+#pragma unroll
+  for (int d = 16; d > 0; d >>= 1) s.merge(s.shfl_down(d));
+}
+// Variance: every lane's sums moved to one shift (that of the first lane with elements), then
+// plain sums. Chan's merge at each of the five levels costs six divisions; this costs none.
+template <class T> LOOM_FN void warp_reduce(Variance<T>& s) {
+  const unsigned has = __ballot_sync(0xffffffffu, s.n != T(0));
+  if (has == 0u) return;
+  s.rebase(__shfl_sync(0xffffffffu, s.k, __ffs(has) - 1));
+#pragma unroll
+  for (int d = 16; d > 0; d >>= 1) {
+    s.n = s.n + __shfl_down_sync(0xffffffffu, s.n, d);
+    s.s1 = s.s1 + __shfl_down_sync(0xffffffffu, s.s1, d);
+    s.s2 = s.s2 + __shfl_down_sync(0xffffffffu, s.s2, d);
+  }
+}
+// LogSumExp: the warp's maximum first (to every lane), each lane's sum rescaled to it by one exp,
+// then plain sums: one exp per lane instead of one per level. As merge(): a lane at the maximum
+// (+inf and -inf included) keeps its sum; the others scale theirs by exp(m - max), which is 0
+// for -inf and keeps NaN.
+template <class T> LOOM_FN void warp_reduce(LogSumExp<T>& s) {
+  T top = s.m;
+#pragma unroll
+  for (int d = 16; d > 0; d >>= 1) {
+    const T o = __shfl_xor_sync(0xffffffffu, top, d);
+    top = o > top ? o : top;
+  }
+  s.s = s.m == top ? s.s : s.s * exp(s.m - top);
+  s.m = top;
+#pragma unroll
+  for (int d = 16; d > 0; d >>= 1) s.s = s.s + __shfl_down_sync(0xffffffffu, s.s, d);
+}
+
 // Reduces one state per thread of the block; thread 0 gets the result. `smem` holds 32 states.
 // blockDim.x is a multiple of 32.
 template <class S> LOOM_FN void block_reduce(S& s, S* smem) {
-#pragma unroll
-  for (int d = 16; d > 0; d >>= 1) s.merge(s.shfl_down(d));
+  warp_reduce(s);
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   if (blockDim.x == 32) return;
   if (lane == 0) smem[warp] = s;
@@ -272,8 +316,7 @@ template <class S> LOOM_FN void block_reduce(S& s, S* smem) {
     } else {
       s.init();
     }
-#pragma unroll
-    for (int d = 16; d > 0; d >>= 1) s.merge(s.shfl_down(d));
+    warp_reduce(s);
   }
   __syncthreads();
 }

@@ -10,7 +10,7 @@ namespace loom::detail {
 
 NodeRef as_leaf(const NodeRef& n) {
   if (n->op == Op::Buffer) return n;
-  std::shared_ptr<const Realized> r = n->realized();
+  const Realized* r = n->realized();
   if (!r) return n;
   return make_buffer(r->storage, n->dtype, n->shape, r->strides, r->offset);
 }

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "codegen/prelude.hpp"
+#include "exec/executable.hpp"
 #include "runtime/device.hpp"
 #include "runtime/env.hpp"
 
@@ -148,6 +149,7 @@ CacheState probe(int device, const codegen::KernelPlan& plan) {
 }
 
 void clear_memory_cache() {
+  clear_executables();  // they hold kernels
   for (int d = 0; d < rt::device_count(); ++d) {
     DeviceCache& dc = cache_of(d);
     std::lock_guard lock(dc.mu);

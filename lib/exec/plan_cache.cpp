@@ -1,8 +1,12 @@
 #include "exec/plan_cache.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <mutex>
 #include <unordered_map>
+
+#include "runtime/device.hpp"
 
 namespace loom::exec {
 
@@ -12,23 +16,45 @@ using detail::Op;
 
 namespace {
 
-void put(std::string& b, std::int64_t v) {
-  if (v >= -100 && v < 127) {
-    b += static_cast<char>(v);
-  } else {
-    b += static_cast<char>(127);
-    b.append(reinterpret_cast<const char*>(&v), sizeof v);
+// The fingerprint's bytes, written through a raw pointer: a node's record is at most
+// kMaxRecord bytes, and room for one is made before it is written (one check per node, not per
+// byte). Small integers take a byte; others a marker byte and eight.
+class Writer {
+ public:
+  static constexpr std::size_t kMaxRecord = 64 + 9 * 6 * kMaxDims;
+  explicit Writer(std::string& s) : s_(s) { s_.resize(512); }
+  ~Writer() { s_.resize(pos_); }
+  void room() {
+    if (pos_ + kMaxRecord > s_.size()) s_.resize(std::max(2 * s_.size(), pos_ + kMaxRecord));
   }
-}
+  void put(std::int64_t v) {
+    char* p = s_.data() + pos_;
+    if (v >= -100 && v < 127) {
+      *p = static_cast<char>(v);
+      pos_ += 1;
+    } else {
+      *p = static_cast<char>(127);
+      std::memcpy(p + 1, &v, sizeof v);
+      pos_ += 1 + sizeof v;
+    }
+  }
+  void put_shape(const Shape& sh) {
+    put(sh.size());
+    for (std::int64_t d : sh) put(d);
+  }
 
-void put_shape(std::string& b, const Shape& s) {
-  put(b, s.size());
-  for (std::int64_t d : s) put(b, d);
-}
+ private:
+  std::string& s_;
+  std::size_t pos_ = 0;
+};
+
+// log2 of the alignment of an address, up to 16 bytes (the widest vector access).
+int alignment_class(const void* p) { return std::countr_zero(reinterpret_cast<std::uintptr_t>(p) | 16u); }
 
 // Node numbering: small graphs by linear search, large ones through a map.
 class Numbering {
  public:
+  Numbering() { nodes_.reserve(16); }
   int find(const Node* n) const {
     if (map_.empty()) {
       for (std::size_t i = 0; i < nodes_.size(); ++i) {
@@ -89,81 +115,95 @@ std::mutex g_mu;
 std::unordered_map<std::string, std::shared_ptr<const Entry>> g_cache;
 constexpr std::size_t kMaxEntries = 4096;
 
-const Node* as_number(int i) { return reinterpret_cast<const Node*>(static_cast<std::intptr_t>(i)); }
-int to_number(const Node* n) { return static_cast<int>(reinterpret_cast<std::intptr_t>(n)); }
+// Numbers in the pointers' places, plus one: null stays null (values without a node), and
+// node 0 (the first output) is not taken for null.
+const Node* as_number(int i) { return reinterpret_cast<const Node*>(static_cast<std::intptr_t>(i) + 1); }
+int to_number(const Node* n) { return static_cast<int>(reinterpret_cast<std::intptr_t>(n) - 1); }
 
 }  // namespace
 
-Fingerprint fingerprint(std::span<const NodeRef> outputs, bool fusion, int max_kernel_ops) {
+Fingerprint fingerprint(std::span<const NodeRef> outputs, bool fusion, int max_kernel_ops, int device) {
   Fingerprint f;
-  std::string& b = f.bytes;
-  b.reserve(256);
-  b += "fp1";
-  put(b, fusion);
-  put(b, max_kernel_ops);
-  // Nodes are numbered when first seen (so a deep graph costs O(n)); each node's record is
-  // written after its inputs', naming them by number: a canonical encoding of the graph.
-  Numbering num;
-  std::vector<std::pair<const Node*, int>> stack;
-  for (const NodeRef& o : outputs) {
-    if (num.find(o.get()) < 0) {
-      num.add(o.get());
-      stack.emplace_back(o.get(), 0);
-      while (!stack.empty()) {
-        auto& [n, next] = stack.back();
-        if (!detail::acts_as_leaf(*n) && next < n->num_inputs) {
-          const Node* in = n->inputs[static_cast<std::size_t>(next++)].get();
-          if (num.find(in) < 0) {
-            num.add(in);
-            stack.emplace_back(in, 0);
+  {
+    Writer b(f.bytes);
+    b.room();
+    b.put('f');
+    b.put(fusion);
+    b.put(max_kernel_ops);
+    b.put(device);
+    // Nodes are numbered when first seen (so a deep graph costs O(n)); each node's record is
+    // written after its inputs', naming them by number: a canonical encoding of the graph.
+    Numbering num;
+    std::vector<std::pair<const Node*, int>> stack;
+    stack.reserve(16);
+    for (const NodeRef& o : outputs) {
+      if (num.find(o.get()) < 0) {
+        num.add(o.get());
+        stack.emplace_back(o.get(), 0);
+        while (!stack.empty()) {
+          auto& [n, next] = stack.back();
+          const detail::Realized* r = n->realized();
+          if (!r && !detail::is_leaf(n->op) && next < n->num_inputs) {
+            const Node* in = n->inputs[static_cast<std::size_t>(next++)].get();
+            if (num.find(in) < 0) {
+              num.add(in);
+              stack.emplace_back(in, 0);
+            }
+            continue;
           }
-          continue;
-        }
-        const auto r = n->realized();
-        put(b, -51);
-        put(b, num.find(n));
-        put(b, static_cast<int>(r ? Op::Buffer : n->op));
-        put(b, static_cast<int>(n->dtype));
-        put_shape(b, n->shape);
-        if (r) {
-          put_shape(b, r->strides);
-          put(b, r->offset);
-        } else {
-          put(b, n->force_materialize);
-          put(b, n->num_inputs);
-          for (int i = 0; i < n->num_inputs; ++i) put(b, num.find(n->inputs[static_cast<std::size_t>(i)].get()));
-          switch (n->op) {
-            case Op::Buffer:
-              put_shape(b, n->strides());
-              put(b, n->offset());
-              break;
-            case Op::View:
-              put(b, n->map().in_ndim);
-              for (int i = 0; i < n->map().out_ndim; ++i) {
-                put(b, n->map().dim[i]);
-                put(b, n->map().coef[i]);
-              }
-              for (int k = 0; k < n->map().in_ndim; ++k) put(b, n->map().offset[k]);
-              break;
-            case Op::Reduce:
-              put(b, static_cast<int>(n->reduce_kind()));
-              put(b, n->axes());
-              break;
-            default: break;  // scalar values, generator parameters, ddof: kernel arguments
+          b.room();
+          b.put(-51);
+          b.put(num.find(n));
+          b.put(static_cast<int>(r ? Op::Buffer : n->op));
+          b.put(static_cast<int>(n->dtype));
+          b.put_shape(n->shape);
+          if (r) {
+            b.put_shape(r->strides);
+            b.put(r->offset);
+            b.put(alignment_class(r->storage->data()));
+          } else {
+            b.put(n->force_materialize);
+            b.put(n->num_inputs);
+            for (int i = 0; i < n->num_inputs; ++i) b.put(num.find(n->inputs[static_cast<std::size_t>(i)].get()));
+            switch (n->op) {
+              case Op::Buffer:
+                b.put_shape(n->strides());
+                b.put(n->offset());
+                b.put(alignment_class(n->storage()->data()));
+                break;
+              case Op::View:
+                b.put(n->map().in_ndim);
+                for (int i = 0; i < n->map().out_ndim; ++i) {
+                  b.put(n->map().dim[i]);
+                  b.put(n->map().coef[i]);
+                }
+                for (int k = 0; k < n->map().in_ndim; ++k) b.put(n->map().offset[k]);
+                break;
+              case Op::Reduce:
+                b.put(static_cast<int>(n->reduce_kind()));
+                b.put(n->axes());
+                break;
+              default: break;  // scalar values, generator parameters, ddof: kernel arguments
+            }
           }
+          stack.pop_back();
         }
-        stack.pop_back();
       }
+      b.room();
+      b.put(-50);
+      b.put(num.find(o.get()));
     }
-    put(b, -50);
-    put(b, num.find(o.get()));
+    f.nodes = std::move(num.nodes());
   }
-  f.nodes = std::move(num.nodes());
   return f;
 }
 
 Prepared cached_prepare(std::span<const NodeRef> outputs, bool fusion, int max_kernel_ops) {
-  Fingerprint fp = fingerprint(outputs, fusion, max_kernel_ops);
+  const int device = rt::has_gpu() ? rt::current_device() : -1;
+  return prepared_for(fingerprint(outputs, fusion, max_kernel_ops, device), outputs);
+}
+
+Prepared prepared_for(const Fingerprint& fp, std::span<const NodeRef> outputs) {
   std::shared_ptr<const Entry> hit;
   {
     std::lock_guard lock(g_mu);
@@ -177,7 +217,7 @@ Prepared cached_prepare(std::span<const NodeRef> outputs, bool fusion, int max_k
   };
   if (hit) {
     Prepared p = hit->plan;
-    const auto node_of = [&](const Node* n) { return fp.nodes[static_cast<std::size_t>(to_number(n))]; };
+    const auto node_of = [&](const Node* n) { return n ? fp.nodes[static_cast<std::size_t>(to_number(n))] : nullptr; };
     rebind(p, node_of);
     std::size_t k = 0;
     for (std::size_t g = 0; g < p.plan.groups.size(); ++g) {
@@ -205,7 +245,8 @@ Prepared cached_prepare(std::span<const NodeRef> outputs, bool fusion, int max_k
   auto e = std::make_shared<Entry>();
   e->plan = p;
   bool complete = true;
-  rebind(e->plan, [&](const Node* n) {
+  rebind(e->plan, [&](const Node* n) -> const Node* {
+    if (!n) return nullptr;
     const int i = number_of(n);
     complete = complete && i >= 0;
     return as_number(i);
@@ -233,7 +274,7 @@ Prepared cached_prepare(std::span<const NodeRef> outputs, bool fusion, int max_k
   if (complete) {
     std::lock_guard lock(g_mu);
     if (g_cache.size() >= kMaxEntries) g_cache.clear();
-    g_cache.emplace(std::move(fp.bytes), std::move(e));
+    g_cache.emplace(fp.bytes, std::move(e));
   }
   return p;
 }

@@ -18,9 +18,15 @@ struct Fingerprint {
   std::vector<const detail::Node*> nodes;  // in traversal order; plans refer to these indices
 };
 
-Fingerprint fingerprint(std::span<const detail::NodeRef> outputs, bool fusion, int max_kernel_ops);
+// Besides the structure, the fingerprint holds the alignment of every input's data (up to 16
+// bytes: whether vector accesses may be used) and the device (-1: none) plans are made for.
+Fingerprint fingerprint(std::span<const detail::NodeRef> outputs, bool fusion, int max_kernel_ops,
+                        int device);
 
-// The prepared plan for `outputs`, from the cache or made (and cached) by prepare().
+// The prepared plan for `outputs` (whose fingerprint is fp), from the cache or made (and cached)
+// by prepare().
+Prepared prepared_for(const Fingerprint& fp, std::span<const detail::NodeRef> outputs);
+// The same for the current device, fingerprinting first.
 Prepared cached_prepare(std::span<const detail::NodeRef> outputs, bool fusion, int max_kernel_ops);
 
 void clear_plan_cache();

@@ -32,6 +32,12 @@ void realize(std::span<const detail::NodeRef> outputs);
 void set_poison_outputs(bool on);
 bool poison_outputs();
 
+// Whether fusion is on (LOOM_FUSION, set_fusion()).
+bool fusion_enabled_impl();
+
+// An evaluated result in a new C-contiguous buffer.
+std::shared_ptr<const detail::Realized> contiguous_result(std::shared_ptr<detail::Storage> s, const Shape& shape);
+
 // Host memory for the reference path, and device memory from the pool.
 std::shared_ptr<detail::Storage> host_storage(std::size_t nbytes);
 std::shared_ptr<detail::Storage> device_storage(int device, std::size_t nbytes);

@@ -22,7 +22,6 @@
 namespace loom {
 
 namespace exec {
-bool fusion_enabled_impl();
 void set_fusion_impl(bool on);
 }  // namespace exec
 

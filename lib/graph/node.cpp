@@ -50,6 +50,12 @@ const Node::Extra& Node::empty_extra() {
   return e;
 }
 
+void Node::set_realized(std::shared_ptr<const Realized> r) const {
+  if (realized_claimed_.exchange(true, std::memory_order_acq_rel)) return;
+  realized_ = std::move(r);
+  realized_raw_.store(realized_.get(), std::memory_order_release);
+}
+
 Node::Extra& Node::mutable_extra() {
   if (!extra_) extra_ = std::make_unique<Extra>();
   return *extra_;

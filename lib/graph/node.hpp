@@ -137,19 +137,20 @@ struct Node {
   const Node& in(int i) const { return *inputs[static_cast<std::size_t>(i)]; }
   std::int64_t numel() const { return shape.numel(); }
 
-  // The evaluated result, once there is one (set by exec, read by every later plan).
-  std::shared_ptr<const Realized> realized() const {
-    return realized_.load(std::memory_order_acquire);
-  }
-  void set_realized(std::shared_ptr<const Realized> r) const {
-    realized_.store(std::move(r), std::memory_order_release);
-  }
+  // The evaluated result, once there is one (set by exec, read by every later plan). Set once:
+  // it lives as long as the node, so the pointer is good while the caller holds the node. A
+  // plain load, no reference count: plans and fingerprints ask this of every node.
+  const Realized* realized() const { return realized_raw_.load(std::memory_order_acquire); }
+  // The first result set wins; a later one (two threads evaluating one node) is dropped.
+  void set_realized(std::shared_ptr<const Realized> r) const;
 
  private:
   const Extra& extra() const { return extra_ ? *extra_ : empty_extra(); }
   static const Extra& empty_extra();
   std::unique_ptr<Extra> extra_;
-  mutable std::atomic<std::shared_ptr<const Realized>> realized_;
+  mutable std::atomic<bool> realized_claimed_{false};
+  mutable std::shared_ptr<const Realized> realized_;  // written once, before realized_raw_
+  mutable std::atomic<const Realized*> realized_raw_{nullptr};
 };
 
 // --- factories: each checks invariants with assertions, not user errors ---

@@ -3,6 +3,7 @@
 // every reduction kind on every dtype it takes, in every layout.
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <loom/loom.hpp>
 
@@ -111,21 +112,25 @@ TEST_CASE("rows of 17..2047 take a warp's lanes, skinny columns a tile of row sl
   CHECK(part(loom::sum(v.reshape({-1, 2048}), 1)).strategy == ReduceStrategy::Cooperative);
   CHECK(part(loom::sum(v.reshape({-1, 16}), 1)).strategy == ReduceStrategy::PerThread);
   CHECK(part(loom::sum(v[{loom::Slice(0, 16000)}].reshape({16, 1000}), 1)).strategy == ReduceStrategy::Cooperative);  // few rows
-  // A view one element into rows of stride 68: planned with 16-byte loads; an address that is
-  // not 16-byte aligned drops them (another key, more lanes per row).
+  // A view four elements into rows of stride 68: planned with 16-byte loads; an address that is
+  // not 16-byte aligned drops them (another key, more lanes per row). One element in, the data
+  // is not aligned, and the plan has no vectors from the start (the fingerprint holds alignment).
   {
-    const Array w = loom::empty({300, 68}, DType::Float32)[{loom::all, loom::Slice(1, 65)}];
-    auto kp = prepared({loom::sum(w, 1)}).kernels[0];
+    const Array base = loom::empty({300, 68}, DType::Float32);
+    auto kp = prepared({loom::sum(base[{loom::all, loom::Slice(4, 68)}], 1)}).kernels[0];
     REQUIRE(kp.reduce->vec == 4);
     CHECK(reduce_lanes(*kp.reduce) == 4);
     const std::string vector_key = kp.key;
     alignas(16) static float storage[4];
-    const auto at = [](const loom::detail::Node*) -> const void* { return storage; };
-    CHECK_FALSE(loom::codegen::vector_aligned(kp, at, {}));  // storage + 1 element
+    const auto at = [](const loom::detail::Node*) -> const void* { return storage + 1; };
+    CHECK_FALSE(loom::codegen::vector_aligned(kp, at, {}));
     loom::codegen::drop_vectors(kp);
     CHECK(kp.reduce->vec == 1);
     CHECK(reduce_lanes(*kp.reduce) == 8);
     CHECK(kp.key != vector_key);
+    const auto off = prepared({loom::sum(base[{loom::all, loom::Slice(1, 65)}], 1)}).kernels[0];
+    CHECK(off.reduce->vec == 1);
+    CHECK(reduce_lanes(*off.reduce) == 8);
   }
   // Every reduction of a group goes the same way (mean + var: one kernel).
   const Array h = v[{loom::Slice(0, 100 * 600000)}].reshape({-1, 100});
@@ -167,19 +172,20 @@ TEST_CASE("rows of 17..2047 take a warp's lanes, skinny columns a tile of row sl
   // A view one column in: planned with vectors (strides allow), dropped at launch when the
   // address is not 16-byte aligned (another key, 4x the threads along a row).
   {
-    const Array w = loom::empty({100000, 36}, DType::Float32)[{loom::all, loom::Slice(1, 33)}];
-    auto kp = prepared({loom::sum(w, 0)}).kernels[0];
+    const Array base = loom::empty({100000, 36}, DType::Float32);
+    auto kp = prepared({loom::sum(base[{loom::all, loom::Slice(4, 36)}], 0)}).kernels[0];
     REQUIRE(kp.reduce->strategy == ReduceStrategy::ColumnTiles);
     REQUIRE(kp.reduce->vec == 4);
     CHECK(reduce_lanes(*kp.reduce) == 8);
     const std::string vector_key = kp.key;
     alignas(16) static float storage[4];
-    const auto at = [](const loom::detail::Node*) -> const void* { return storage; };
+    const auto at = [](const loom::detail::Node*) -> const void* { return storage + 1; };
     CHECK_FALSE(loom::codegen::vector_aligned(kp, at, {}));
     loom::codegen::drop_vectors(kp);
     CHECK(kp.reduce->vec == 1);
     CHECK(reduce_lanes(*kp.reduce) == 32);
     CHECK(kp.key != vector_key);
+    CHECK(prepared({loom::sum(base[{loom::all, loom::Slice(1, 33)}], 0)}).kernels[0].reduce->vec == 1);
   }
   // A broadcast along the columns (stride 0 on the kept axis) keeps scalar loads.
   CHECK(part(loom::sum(loom::empty({100000, 1}, DType::Float32).broadcast_to({100000, 32}), 0)).vec == 1);
@@ -299,12 +305,14 @@ TEST_CASE("every reduction kernel compiles with NVRTC for sm_90", "[reduce][nvrt
 }
 
 TEST_CASE("row-resident kernels: threads per row grow with the row, up to 16 elements each", "[reduce]") {
+  // Blocks per multiprocessor in the launch bounds: as many as 24 registers plus the kept
+  // elements allow (and 2048 threads, 32 blocks).
   struct Want {
     std::int64_t row;
-    int block, per_thread;
+    int block, per_thread, min_blocks;
   };
-  for (const Want w : {Want{31, 32, 1}, Want{100, 32, 4}, Want{512, 32, 16}, Want{513, 64, 16},
-                       Want{4096, 256, 16}, Want{8192, 512, 16}}) {
+  for (const Want w : {Want{31, 32, 1, 32}, Want{100, 32, 4, 32}, Want{512, 32, 16, 32}, Want{513, 64, 16, 25},
+                       Want{4096, 256, 16, 6}, Want{8192, 512, 16, 3}}) {
     INFO("row " << w.row);
     const Array x = loom::empty({10, w.row}, DType::Float32);
     const auto kp = prepared({loom::softmax(x, 1)}).kernels[0];
@@ -313,7 +321,7 @@ TEST_CASE("row-resident kernels: threads per row grow with the row, up to 16 ele
     CHECK(kp.reduce->per_thread == w.per_thread);
     CHECK(loom::codegen::launch_dims(kp, 132).block_x == static_cast<unsigned>(w.block));
     CHECK_THAT(loom::codegen::emit_kernel(kp, loom::codegen::kernel_params(kp)).text,
-               Catch::Matchers::Contains("__launch_bounds__(" + std::to_string(w.block) + ")"));
+               Catch::Matchers::Contains(fmt::format("__launch_bounds__({}, {})", w.block, w.min_blocks)));
   }
   // The block and the loops' bound are in the key; rows that share both share a kernel.
   const auto key = [](std::int64_t row) {
@@ -348,15 +356,18 @@ TEST_CASE("row-resident kernels load and store 16-byte vectors where the rows al
   }
   // Keys differ with and without vectors.
   CHECK(plan(loom::empty({10, 8192}, DType::Float32)).key != plan(loom::empty({10, 8190}, DType::Float32)).key);
-  // A view one element into rows of 8196: planned with vectors (the strides allow), dropped at
-  // launch when the address is not 16-byte aligned; and when an output is not.
-  auto kp = plan(loom::empty({10, 8196}, DType::Float32)[{loom::all, loom::Slice(1, 8193)}]);
+  // A view four elements into rows of 8196: planned with vectors (the strides allow), not when
+  // the address is not 16-byte aligned, nor when an output is not. One element in, the data is
+  // not aligned: no vectors in the plan.
+  const Array base = loom::empty({10, 8196}, DType::Float32);
+  CHECK(plan(base[{loom::all, loom::Slice(1, 8193)}]).reduce->vec == 1);
+  auto kp = plan(base[{loom::all, loom::Slice(4, 8196)}]);
   REQUIRE(kp.reduce->vec == 4);
   const std::string vector_key = kp.key;
   alignas(16) static float storage[8];
-  const auto at = [](const loom::detail::Node*) -> const void* { return storage; };
-  CHECK_FALSE(loom::codegen::vector_aligned(kp, at, {}));  // storage + 1 element
-  const auto at_aligned = [](const loom::detail::Node*) -> const void* { return storage + 3; };
+  const auto at = [](const loom::detail::Node*) -> const void* { return storage + 1; };
+  CHECK_FALSE(loom::codegen::vector_aligned(kp, at, {}));
+  const auto at_aligned = [](const loom::detail::Node*) -> const void* { return storage; };
   std::vector<void*> outs{storage + 4};
   CHECK(loom::codegen::vector_aligned(kp, at_aligned, outs));
   outs[0] = storage + 5;

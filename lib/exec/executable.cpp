@@ -1,0 +1,242 @@
+#include "exec/executable.hpp"
+
+#include <array>
+#include <map>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include <loom/errors.hpp>
+
+#include "exec/plan_cache.hpp"
+#include "exec/realize.hpp"
+#include "runtime/cuda_check.hpp"
+#include "runtime/device.hpp"
+#include "runtime/env.hpp"
+
+namespace loom::exec {
+
+using codegen::KernelPlan;
+using detail::Node;
+using detail::NodeRef;
+using detail::Realized;
+
+namespace {
+
+const void* data_of(const Node* n) {
+  if (const Realized* r = n->realized()) return r->storage->data();
+  if (n->op == detail::Op::Buffer) return n->storage()->data();
+  throw Error(fmt::format("internal: no buffer for {}", to_string(*n)));
+}
+
+// A requested view of a node that now has a buffer: the view's layout over that buffer.
+void realize_view(const Node& view, const Node& base_node) {
+  const Realized* base = base_node.realized();
+  const Shape bst = base ? base->strides : base_node.strides();
+  const std::int64_t boff = base ? base->offset : base_node.offset();
+  auto r = std::make_shared<Realized>();
+  r->storage = base ? base->storage : base_node.storage();
+  if (view.op == detail::Op::Reshape) {
+    r->strides = contiguous_strides(view.shape);
+    r->offset = boff;
+  } else {
+    const detail::IndexMap& m = view.map();
+    r->strides = Shape::filled(view.shape.size(), 0);
+    r->offset = boff;
+    for (int k = 0; k < m.in_ndim; ++k) r->offset += bst[k] * m.offset[k];
+    for (int i = 0; i < m.out_ndim; ++i) r->strides[i] = m.dim[i] >= 0 ? bst[m.dim[i]] * m.coef[i] : 0;
+  }
+  view.set_realized(std::move(r));
+}
+
+// The ticket counters of split reductions on one stream: zeroed once when allocated (or grown);
+// the last block of each output resets its ticket, so the next kernel on the stream finds them
+// zero without a memset per launch. Kernels on one stream run in order, so they share them.
+void* reduction_tickets(int device, cudaStream_t stream, std::size_t bytes) {
+  struct Tickets {
+    std::shared_ptr<detail::Storage> storage;
+    std::size_t bytes = 0;
+  };
+  static std::mutex mu;
+  static auto* by_stream = new std::map<std::pair<int, cudaStream_t>, Tickets>;  // never freed: used until exit
+  std::lock_guard lock(mu);
+  Tickets& t = (*by_stream)[{device, stream}];
+  if (t.bytes < bytes) {
+    const std::size_t grown = std::max<std::size_t>(bytes, std::max<std::size_t>(2 * t.bytes, 4096));
+    t.storage = device_storage(device, grown);  // the old buffer returns to the pool in stream order
+    t.bytes = grown;
+    LOOM_CHECK_CUDA(cudaMemsetAsync(t.storage->data(), 0, grown, stream));
+  }
+  return t.storage->data();
+}
+
+// Fingerprint numbers of nodes; a node the fingerprint did not reach gets a number past its
+// nodes (and the executable is then not cached: the number means nothing in another graph).
+class Numbers {
+ public:
+  explicit Numbers(const std::vector<const Node*>& nodes) : nodes_(nodes) {
+    for (std::size_t i = 0; i < nodes_.size(); ++i) index_.emplace(nodes_[i], static_cast<int>(i));
+  }
+  int of(const Node* n) {
+    auto [it, fresh] = index_.emplace(n, static_cast<int>(nodes_.size()));
+    if (fresh) nodes_.push_back(n);
+    return it->second;
+  }
+  bool extended(std::size_t fingerprinted) const { return nodes_.size() > fingerprinted; }
+  const std::vector<const Node*>& nodes() const { return nodes_; }
+
+ private:
+  std::vector<const Node*> nodes_;
+  std::unordered_map<const Node*, int> index_;
+};
+
+// A number in a pointer's place, plus one: null stays null (codegen::apply_patches).
+const Node* as_number(int i) { return reinterpret_cast<const Node*>(static_cast<std::uintptr_t>(i) + 1); }
+
+// The executable of a prepared plan: kernels found or compiled, launch shapes, argument words.
+Executable make_executable(const Prepared& p, int device, Numbers& num) {
+  Executable e;
+  const int sms = rt::device_props(device).sm_count;
+  for (std::size_t g = 0; g < p.plan.groups.size(); ++g) {
+    const KernelPlan& kp = p.kernels[g];
+    KernelLaunch k;
+    for (const NodeRef& r : p.plan.groups[g].roots) {
+      k.roots.push_back(num.of(r.get()));
+      k.root_bytes.push_back(static_cast<std::size_t>(r->numel()) * itemsize(r->dtype));
+    }
+    if (kp.numel > 0) {
+      k.kernel = kernel_for(device, kp);
+      k.dims = codegen::launch_dims(kp, sms, k.kernel->blocks_per_sm);
+      codegen::StaticArgs args = codegen::pack_static(kp, k.kernel->params, k.dims.splits);
+      for (codegen::ArgPatch& a : args.patches) {
+        if (a.node) a.node = as_number(num.of(a.node));
+      }
+      k.words = std::move(args.words);
+      k.patches = std::move(args.patches);
+      const auto add_inputs = [&](const KernelPlan& plan) {
+        for (const codegen::Leaf& l : plan.leaves) {
+          if (l.kind == codegen::LeafKind::Buffer) k.inputs.push_back(num.of(l.node));
+        }
+      };
+      add_inputs(kp);
+      if (kp.reduce) add_inputs(*kp.reduce->prologue);
+      if (kp.reduce && k.dims.splits > 1) {
+        k.partials = static_cast<int>(kp.reduce->reductions.size());
+        k.partial_bytes = codegen::partials_bytes(kp, k.dims.splits);
+        k.ticket_bytes = codegen::tickets_bytes(kp);
+      }
+    }
+    e.kernels.push_back(std::move(k));
+  }
+  for (const codegen::ViewRoot& v : p.plan.view_roots) e.view_roots.emplace_back(num.of(v.node.get()), num.of(v.base.get()));
+  return e;
+}
+
+// Up to this many argument words are patched on the stack; more in a vector.
+constexpr std::size_t kStackWords = 128;
+
+void run(const Executable& e, std::span<const Node* const> nodes, int device) {
+  cudaStream_t stream = rt::current_stream(device);
+  const bool poison = poison_outputs();
+  const auto node = [&](int i) { return nodes[static_cast<std::size_t>(i)]; };
+  for (const KernelLaunch& k : e.kernels) {
+    std::array<std::shared_ptr<detail::Storage>, 4> few;
+    std::vector<std::shared_ptr<detail::Storage>> many(k.roots.size() > few.size() ? k.roots.size() : 0);
+    const std::span<std::shared_ptr<detail::Storage>> storages =
+        many.empty() ? std::span(few).first(k.roots.size()) : std::span(many);
+    std::array<void*, 4> few_outs{};
+    std::vector<void*> many_outs(many.size());
+    const std::span<void*> outs = many.empty() ? std::span(few_outs).first(k.roots.size()) : std::span(many_outs);
+    for (std::size_t i = 0; i < k.roots.size(); ++i) {
+      storages[i] = device_storage(device, k.root_bytes[i]);
+      outs[i] = storages[i]->data();
+      if (poison && k.root_bytes[i] > 0) LOOM_CHECK_CUDA(cudaMemsetAsync(outs[i], 0xff, k.root_bytes[i], stream));
+    }
+    if (k.kernel) {
+      // Inputs last touched on another stream: this stream waits for that work first.
+      for (int i : k.inputs) {
+        const Node* n = node(i);
+        if (const Realized* r = n->realized()) {
+          order_after_last_use(*r->storage, stream);
+        } else if (n->op == detail::Op::Buffer) {
+          order_after_last_use(*n->storage(), stream);
+        }
+      }
+      // Split reductions: partial states from the pool, the stream's tickets.
+      codegen::Workspace ws;
+      ws.splits = k.dims.splits;
+      std::array<std::shared_ptr<detail::Storage>, 4> scratch;
+      std::vector<std::shared_ptr<detail::Storage>> more_scratch;
+      for (int i = 0; i < k.partials; ++i) {
+        auto s = device_storage(device, k.partial_bytes);
+        ws.partials.push_back(s->data());
+        if (i < static_cast<int>(scratch.size())) {
+          scratch[static_cast<std::size_t>(i)] = std::move(s);
+        } else {
+          more_scratch.push_back(std::move(s));
+        }
+      }
+      if (k.partials > 0) ws.tickets = reduction_tickets(device, stream, k.ticket_bytes);
+      std::array<std::uint64_t, kStackWords> stack_words;
+      std::vector<std::uint64_t> heap_words;
+      std::span<std::uint64_t> words;
+      if (k.words.size() <= kStackWords) {
+        words = std::span(stack_words).first(k.words.size());
+      } else {
+        heap_words.resize(k.words.size());
+        words = heap_words;
+      }
+      std::copy(k.words.begin(), k.words.end(), words.begin());
+      codegen::apply_patches(words, k.patches, nodes, data_of, outs, ws);
+      void* args[] = {words.data()};
+      rt::launch(k.kernel->loaded, dim3(k.dims.grid_x, k.dims.grid_y), dim3(k.dims.block_x, k.dims.block_y), args,
+                 0, stream);
+      counters().launches.fetch_add(1, std::memory_order_relaxed);
+    }
+    for (std::size_t i = 0; i < k.roots.size(); ++i) {
+      const Node* root = node(k.roots[i]);
+      root->set_realized(contiguous_result(std::move(storages[i]), root->shape));
+    }
+  }
+  for (auto [view, base] : e.view_roots) realize_view(*node(view), *node(base));
+}
+
+std::mutex g_mu;
+std::unordered_map<std::string, std::shared_ptr<const Executable>> g_executables;
+constexpr std::size_t kMaxExecutables = 4096;
+
+}  // namespace
+
+void run_on_device(std::span<const NodeRef> outputs, int device) {
+  const Fingerprint fp = fingerprint(outputs, fusion_enabled_impl(), rt::env().max_kernel_ops, device);
+  std::shared_ptr<const Executable> e;
+  {
+    std::lock_guard lock(g_mu);
+    if (auto it = g_executables.find(fp.bytes); it != g_executables.end()) e = it->second;
+  }
+  if (e) {
+    for (const KernelLaunch& k : e->kernels) {
+      if (k.kernel) counters().memory_hits.fetch_add(1, std::memory_order_relaxed);  // found without a lookup
+    }
+    run(*e, fp.nodes, device);
+    return;
+  }
+  const Prepared p = prepared_for(fp, outputs);
+  Numbers num(fp.nodes);
+  auto made = std::make_shared<const Executable>(make_executable(p, device, num));
+  run(*made, num.nodes(), device);
+  if (!num.extended(fp.nodes.size())) {
+    std::lock_guard lock(g_mu);
+    if (g_executables.size() >= kMaxExecutables) g_executables.clear();
+    g_executables.emplace(fp.bytes, std::move(made));
+  }
+}
+
+void clear_executables() {
+  std::lock_guard lock(g_mu);
+  g_executables.clear();
+}
+
+}  // namespace loom::exec
