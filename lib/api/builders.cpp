@@ -61,6 +61,8 @@ NodeRef cast_to(const NodeRef& n, DType dtype) {
 }
 
 Shape broadcast_shapes(const Shape& a, const Shape& b) {
+  if (a == b || b.empty()) return a;  // the common cases: same shapes, an array and a scalar
+  if (a.empty()) return b;
   const int nd = std::max(a.size(), b.size());
   Shape out = Shape::filled(nd, 1);
   for (int i = 0; i < nd; ++i) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <unordered_map>
 
@@ -16,19 +17,27 @@ using detail::Op;
 
 namespace {
 
-// The fingerprint's bytes, written through a raw pointer: a node's record is at most
-// kMaxRecord bytes, and room for one is made before it is written (one check per node, not per
-// byte). Small integers take a byte; others a marker byte and eight.
+// The fingerprint's bytes, written through a raw pointer into a buffer on the stack (a heap one
+// past it), then copied into the string once: a node's record is at most kMaxRecord bytes, and
+// room for one is made before it is written (one check per node, not per byte). Small integers
+// take a byte; others a marker byte and eight.
 class Writer {
  public:
   static constexpr std::size_t kMaxRecord = 64 + 9 * 6 * kMaxDims;
-  explicit Writer(std::string& s) : s_(s) { s_.resize(512); }
-  ~Writer() { s_.resize(pos_); }
+  explicit Writer(std::string& s) : s_(s) {}
+  ~Writer() { s_.assign(p_, pos_); }
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
   void room() {
-    if (pos_ + kMaxRecord > s_.size()) s_.resize(std::max(2 * s_.size(), pos_ + kMaxRecord));
+    if (pos_ + kMaxRecord <= cap_) return;
+    cap_ = 2 * (pos_ + kMaxRecord);
+    auto bigger = std::make_unique_for_overwrite<char[]>(cap_);
+    std::memcpy(bigger.get(), p_, pos_);
+    big_ = std::move(bigger);
+    p_ = big_.get();
   }
   void put(std::int64_t v) {
-    char* p = s_.data() + pos_;
+    char* p = p_ + pos_;
     if (v >= -100 && v < 127) {
       *p = static_cast<char>(v);
       pos_ += 1;
@@ -45,6 +54,10 @@ class Writer {
 
  private:
   std::string& s_;
+  char small_[2 * kMaxRecord];
+  std::unique_ptr<char[]> big_;
+  char* p_ = small_;
+  std::size_t cap_ = sizeof small_;
   std::size_t pos_ = 0;
 };
 

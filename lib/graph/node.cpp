@@ -25,14 +25,12 @@ constexpr OpInfo kOpInfo[] = {
 #undef LOOM_OP
 };
 
-std::atomic<std::uint64_t> g_next_id{1};
 
 std::shared_ptr<Node> new_node(Op op, DType dtype, const Shape& shape) {
   auto n = std::make_shared<Node>();
   n->op = op;
   n->dtype = dtype;
   n->shape = shape;
-  n->id = g_next_id.fetch_add(1, std::memory_order_relaxed);
   return n;
 }
 

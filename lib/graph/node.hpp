@@ -101,7 +101,6 @@ struct Node {
   bool weak = false;  // Constant made from a C++ number (NEP 50)
   bool force_materialize = false;  // Copy: cut fusion here (reshape of a non-viewable layout)
   bool has_call = false;  // a library call is reachable (exec runs calls before planning)
-  std::uint64_t id = 0;  // creation order, for stable printing only (never in keys)
 
   struct Extra {
     Scalar value2;       // Arange/Linspace: step
@@ -128,7 +127,9 @@ struct Node {
   const std::shared_ptr<const CallSpec>& call() const { return extra().call; }
   Extra& mutable_extra();  // for the factories, while the node is being built
 
-  Node() = default;
+  // User-provided, so that make_shared does not zero the whole node before the member
+  // initializers run (a node is built on every operation: bench_host).
+  Node() {}  // NOLINT(modernize-use-equals-default)
   Node(const Node&) = delete;
   Node& operator=(const Node&) = delete;
   // Releases long input chains iteratively: a loop of x = x + 1 builds deep graphs.
