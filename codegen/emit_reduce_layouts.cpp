@@ -120,14 +120,50 @@ void ReduceEmitter::emit_warp_rows_kernel() {
 // first `lanes` threads (row slot 0): slots sharing a warp by shuffles, then the warps' states
 // through shared memory in warp order. Every thread of the block calls it.
 void ReduceEmitter::emit_tile_combine() {
+  for (std::size_t i = 0; i < r_.reductions.size(); ++i) emit_tile_combine_one(i);
+}
+
+void ReduceEmitter::emit_tile_combine_one(std::size_t i) {
+  w_.line("for (int d = 16; d >= lanes; d >>= 1) s{0}.merge(s{0}.shfl_down(d));", i);
+  w_.line("if ((threadIdx.x & 31) < lanes) sh{0}[(threadIdx.x >> 5) * lanes + tx] = s{0};", i);
+  w_.line("__syncthreads();");
+  w_.open_block("if (threadIdx.x < lanes)");
+  w_.line("for (int w = 1; w < (int)(blockDim.x >> 5); ++w) s{0}.merge(sh{0}[w * lanes + tx]);", i);
+  w_.close_block();
+  w_.line("__syncthreads();  // the tile is reused");
+}
+
+// The same for a thread's vec columns (states s<i>v[e]): when vec states fit a tile slot (32
+// bytes), all of them in one pass with two barriers; else column by column (two barriers each).
+void ReduceEmitter::emit_tile_combine_columns() {
+  const int vec = r_.vec;
   for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
-    w_.line("for (int d = 16; d >= lanes; d >>= 1) s{0}.merge(s{0}.shfl_down(d));", i);
-    w_.line("if ((threadIdx.x & 31) < lanes) sh{0}[(threadIdx.x >> 5) * lanes + tx] = s{0};", i);
+    w_.open_block(fmt::format("if constexpr (sizeof({}) * {} <= 32)", state_type(r_.reductions[i]), vec));
+    w_.open_block("for (int d = 16; d >= lanes; d >>= 1)");
+    w_.line("#pragma unroll");
+    w_.line("for (int e = 0; e < {1}; ++e) s{0}v[e].merge(s{0}v[e].shfl_down(d));", i, vec);
+    w_.close_block();
+    w_.open_block("if ((threadIdx.x & 31) < lanes)");
+    w_.line("#pragma unroll");
+    w_.line("for (int e = 0; e < {1}; ++e) sh{0}[((threadIdx.x >> 5) * lanes + tx) * {1} + e] = s{0}v[e];", i, vec);
+    w_.close_block();
     w_.line("__syncthreads();");
     w_.open_block("if (threadIdx.x < lanes)");
-    w_.line("for (int w = 1; w < (int)(blockDim.x >> 5); ++w) s{0}.merge(sh{0}[w * lanes + tx]);", i);
+    w_.open_block("for (int w = 1; w < (int)(blockDim.x >> 5); ++w)");
+    w_.line("#pragma unroll");
+    w_.line("for (int e = 0; e < {1}; ++e) s{0}v[e].merge(sh{0}[(w * lanes + tx) * {1} + e]);", i, vec);
+    w_.close_block();
     w_.close_block();
     w_.line("__syncthreads();  // the tile is reused");
+    w_.close_block();
+    w_.open_block("else");
+    w_.line("#pragma unroll");
+    w_.open_block(fmt::format("for (int e = 0; e < {}; ++e)", vec));
+    w_.line("s{0} = s{0}v[e];", i);
+    emit_tile_combine_one(i);
+    w_.line("s{0}v[e] = s{0};", i);
+    w_.close_block();
+    w_.close_block();
   }
 }
 
@@ -172,10 +208,7 @@ void ReduceEmitter::emit_tile_merge() {
     w_.close_block();
   }
   if (vec > 1) {
-    for_each_column([&] {
-      emit_tile_combine();
-      for (std::size_t i = 0; i < r_.reductions.size(); ++i) w_.line("s{0}v[e] = s{0};", i);
-    }, true);
+    emit_tile_combine_columns();
   } else {
     emit_tile_combine();
   }
@@ -239,11 +272,8 @@ void ReduceEmitter::emit_column_tiles_kernel() {
   kept_vec_ = false;
   w_.close_block();
   w_.close_block();
-  const auto save_states = [&] {
-    for (std::size_t i = 0; i < r_.reductions.size(); ++i) w_.line("s{0}v[e] = s{0};", i);
-  };
   if (vec > 1) {
-    for_each_column([&] { emit_tile_combine(); save_states(); }, true);
+    emit_tile_combine_columns();
   } else {
     emit_tile_combine();
   }

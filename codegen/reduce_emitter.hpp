@@ -51,6 +51,8 @@ class ReduceEmitter {
   void emit_rows_kernel();
   void emit_warp_rows_kernel();
   void emit_tile_combine();
+  void emit_tile_combine_one(std::size_t i);
+  void emit_tile_combine_columns();
   void emit_tile_merge();
   void for_each_column(const std::function<void()>& body, bool load_states);
   void emit_column_tiles_kernel();
