@@ -78,8 +78,7 @@ int main(int argc, char** argv) {
   void* out = loom::rt::device_alloc(dev, 4096, stream);
   std::vector<void*> outs{out};
   const auto data_of = [](const loom::detail::Node* nd) -> const void* {
-    if (auto rz = nd->realized()) return rz->storage->data();
-    return nd->storage()->data();
+    return loom::detail::buffer_storage(*nd)->data();
   };
   row("kernel lookup (memory cache)", us_per(n, [&] { (void)loom::exec::kernel_for(dev, prep.kernels[0]); }));
   row("pack arguments (all words)", us_per(n, [&] {

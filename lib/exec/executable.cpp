@@ -26,8 +26,7 @@ using detail::Realized;
 namespace {
 
 const void* data_of(const Node* n) {
-  if (const Realized* r = n->realized()) return r->storage->data();
-  if (n->op == detail::Op::Buffer) return n->storage()->data();
+  if (const detail::Storage* s = detail::buffer_storage(*n)) return s->data();
   throw Error(fmt::format("internal: no buffer for {}", to_string(*n)));
 }
 
@@ -157,12 +156,7 @@ void run(const Executable& e, std::span<const Node* const> nodes, int device) {
     if (k.kernel) {
       // Inputs last touched on another stream: this stream waits for that work first.
       for (int i : k.inputs) {
-        const Node* n = node(i);
-        if (const Realized* r = n->realized()) {
-          order_after_last_use(*r->storage, stream);
-        } else if (n->op == detail::Op::Buffer) {
-          order_after_last_use(*n->storage(), stream);
-        }
+        if (const detail::Storage* s = detail::buffer_storage(*node(i))) order_after_last_use(*s, stream);
       }
       // Split reductions: partial states from the pool, the stream's tickets.
       codegen::Workspace ws;

@@ -62,9 +62,8 @@ template <class F> void debug(const char* pass, F&& text) {
 // A leaf's data as planning sees it: the buffer of an input, or (for a node an earlier kernel of
 // the same eval computes) a pool address, aligned to 256 bytes.
 const void* planned_address(const Node* n) {
-  if (const Realized* r = n->realized()) return r->storage->data();
-  if (n->op == detail::Op::Buffer) return n->storage()->data();
-  return reinterpret_cast<const void*>(std::uintptr_t{256});
+  const detail::Storage* s = detail::buffer_storage(*n);
+  return s ? s->data() : reinterpret_cast<const void*>(std::uintptr_t{256});
 }
 
 void realize_on_host(std::span<const NodeRef> outputs) {

@@ -175,6 +175,13 @@ NodeRef make_reduce(NodeRef input, ReduceKind kind, std::uint32_t axes, std::int
 // A node with its evaluated result counts as a leaf for every later plan.
 inline bool acts_as_leaf(const Node& n) { return is_leaf(n.op) || n.realized() != nullptr; }
 
+// The memory a node's values are in: its evaluated result's, or a Buffer's; null otherwise.
+inline const Storage* buffer_storage(const Node& n) {
+  if (const Realized* r = n.realized()) return r->storage.get();
+  if (n.op == Op::Buffer) return n.storage().get();
+  return nullptr;
+}
+
 std::string to_string(const Node& n);  // "add float32[3, 4] (#12, #13)"
 
 }  // namespace loom::detail

@@ -94,9 +94,8 @@ TEST_CASE("kernel arguments: fixed words, and patches for pointers and scalar va
   // Patched, the words equal pack_params' in one step.
   float out_storage[4];
   void* outs_ptr[] = {out_storage};
-  const auto data_of = [](const loom::detail::Node* n) -> const void* {
-    if (const auto* rz = n->realized()) return rz->storage->data();
-    return n->storage()->data();
+  const auto data_of = [](const loom::detail::Node* nd) -> const void* {
+    return loom::detail::buffer_storage(*nd)->data();
   };
   std::vector<std::uint64_t> words = st.words;
   loom::codegen::apply_patches(words, st.patches, {}, data_of, outs_ptr, {});
