@@ -385,22 +385,21 @@ void ReduceEmitter::emit_split_combine(const std::string& j, const std::string& 
     w_.line("static_cast<{0}*>(a.partials{1})[(long long){2} * {3} + {4}] = s{1};",
             state_type(r_.reductions[i]), i, j, slices, part);
   }
-  w_.line("__threadfence();");
   // Every other block has taken its ticket: the last resets it for the next launch (the
   // tickets are zeroed once, not before each launch).
   if (whole_block) {
-    w_.line("last = atomicAdd(a.tickets + {}, 1u) == {} - 1;", j, slices);
+    w_.line("last = loom::red::arrive(a.tickets + {}) == {} - 1;", j, slices);
     w_.line("if (last) a.tickets[{}] = 0u;", j);
     return;
   }
-  w_.line("if (atomicAdd(a.tickets + {}, 1u) != {} - 1) return;", j, slices);
+  w_.line("if (loom::red::arrive(a.tickets + {}) != {} - 1) return;", j, slices);
   w_.line("a.tickets[{}] = 0u;", j);
 }
 
 // The partials of output j merged in a fixed order: by the whole block (each thread a
-// strided share, then the block reduction) or by one thread.
+// strided share, then the block reduction) or by one thread. The last arrival's acquire
+// (loom::red::arrive) makes them visible: no fence here.
 void ReduceEmitter::emit_merge_partials(const std::string& j, const std::string& slices, bool whole_block) {
-  w_.line("__threadfence();");
   for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
     w_.line("s{}.init();", i);
     if (whole_block) {
@@ -457,7 +456,7 @@ void ReduceEmitter::emit_kernel(const std::string& name) {
     // come `vec` at a time. Blocks that split a row take its tiles of batch x vec x blockDim.x
     // elements in turn (block x: tiles x, x + gridDim.x, ...): the blocks sweep memory together,
     // 2% faster than a contiguous chunk each (bench/probes/red_probe.cu).
-    const int batch = r_.block < 256 ? 1 : 8;
+    const int batch = cooperative_batch(r_.block);
     vec_ = r_.vec;
     const std::string v = vec_ > 1 ? fmt::format("{} * ", vec_) : "";
     w_.line("const {0} tile = {1} * {2}({0})blockDim.x;", it, batch, v);

@@ -176,7 +176,6 @@ void ReduceEmitter::emit_tile_merge() {
   const int vec = r_.vec;
   const int batch = kColumnTileBatch;
   const std::string jv = vec > 1 ? "j0" : "j";
-  w_.line("__threadfence();");
   for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
     const std::string st = state_type(r_.reductions[i]);
     const std::string state = vec > 1 ? fmt::format("s{}v[e]", i) : fmt::format("s{}", i);
@@ -290,10 +289,9 @@ void ReduceEmitter::emit_column_tiles_kernel() {
     }
   }
   w_.close_block();
-  w_.line("__threadfence();");
-  w_.line("__syncthreads();");
+  w_.line("__syncthreads();  // the block's partials written before thread 0 arrives (and releases them)");
   w_.open_block("if (threadIdx.x == 0)");
-  w_.line("last = atomicAdd(a.tickets + blockIdx.x, 1u) == gridDim.y - 1;");
+  w_.line("last = loom::red::arrive(a.tickets + blockIdx.x) == gridDim.y - 1;");
   w_.line("if (last) a.tickets[blockIdx.x] = 0u;  // for the next launch: tickets are zeroed once");
   w_.close_block();
   w_.line("__syncthreads();");

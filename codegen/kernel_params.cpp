@@ -251,7 +251,7 @@ void apply_patches(std::span<std::uint64_t> words, std::span<const ArgPatch> pat
     switch (a.kind) {
       case ParamKind::OutPtr: w = reinterpret_cast<std::uintptr_t>(outputs[static_cast<std::size_t>(a.index)]); break;
       case ParamKind::Partials:
-        w = ws.partials.empty() ? 0 : reinterpret_cast<std::uintptr_t>(ws.partials[static_cast<std::size_t>(a.index)]);
+        w = ws.partials ? reinterpret_cast<std::uintptr_t>(ws.partials) + static_cast<std::uintptr_t>(a.index) * ws.partial_stride : 0;
         break;
       case ParamKind::Tickets: w = reinterpret_cast<std::uintptr_t>(ws.tickets); break;
       case ParamKind::InPtr:

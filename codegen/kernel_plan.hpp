@@ -96,6 +96,9 @@ enum class ReduceStrategy : std::uint8_t {
 // WarpRows: 16-byte loads (or scalars) per lane in one batch, all issued before the arithmetic.
 inline constexpr int kWarpRowsVectorBatch = 4;
 inline constexpr int kWarpRowsScalarBatch = 8;
+// Cooperative: loads per thread per batch (a tile is batch x vec x block elements); blocks of
+// fewer than 256 threads (short rows: at most one element each) take a batch of one.
+inline constexpr int cooperative_batch(int block) { return block < 256 ? 1 : 8; }
 // ColumnTiles: rows per thread per batch of loads (scalars; 16-byte vectors of columns).
 inline constexpr int kColumnTileBatch = 8;
 inline constexpr int kColumnTileVectorBatch = 4;
@@ -220,7 +223,8 @@ std::vector<Param> kernel_params(const KernelPlan& plan);
 // storage: the layout offset is added here) and outputs the kernel's output pointers.
 using DataOf = std::function<const void*(const Node*)>;
 struct Workspace {
-  std::vector<void*> partials;  // one per reduction
+  void* partials = nullptr;       // reduction i's partial states at partials + i * partial_stride
+  std::size_t partial_stride = 0;
   void* tickets = nullptr;
   int splits = 1;
 };

@@ -309,9 +309,16 @@ LaunchDims reduce_launch_dims(const KernelPlan& p, int sm_count, int blocks_per_
     const std::int64_t resident = wave(r.block);
     if (r.nk < resident) {
       // Split each output over the blocks one wave holds (rounded down: a second, partial wave
-      // ran as long as the first), each keeping at least 8 elements per thread.
+      // ran as long as the first), each keeping at least 8 elements per thread; or, where an
+      // output has more tiles than that, over up to 256 blocks of two tiles or more: blocks
+      // that start as others finish, and outputs whose last blocks merge at different times.
+      // Measured (bench/NOTES.md, sixth session), GPU time of 2^26 floats: rows of 2^18, 2^20,
+      // 2^22 1.3-1.6 us less of 90; more blocks at one ticket cost more than they gained (all
+      // of 2^26 over 4096 blocks: 4 us more than over one wave).
+      const std::int64_t tile = std::int64_t{cooperative_batch(r.block)} * r.vec * r.block;
       splits = std::min(std::max<std::int64_t>(1, resident / std::max<std::int64_t>(r.nk, 1)),
                         std::max<std::int64_t>(1, r.nr / (8 * r.block)));
+      splits = std::max(splits, std::min<std::int64_t>(ceil_div(r.nr, 2 * tile), 256));
       splits = std::min<std::int64_t>(splits, 4096);
     }
     d.grid_x = static_cast<unsigned>(splits);

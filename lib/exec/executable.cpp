@@ -50,25 +50,39 @@ void realize_view(const Node& view, const Node& base_node) {
   view.set_realized(std::move(r));
 }
 
-// The ticket counters of split reductions on one stream: zeroed once when allocated (or grown);
-// the last block of each output resets its ticket, so the next kernel on the stream finds them
-// zero without a memset per launch. Kernels on one stream run in order, so they share them.
-void* reduction_tickets(int device, cudaStream_t stream, std::size_t bytes) {
-  struct Tickets {
-    std::shared_ptr<detail::Storage> storage;
-    std::size_t bytes = 0;
+// The scratch of split reductions on one stream: ticket counters, zeroed once when allocated
+// (or grown) and reset by the last block of each output, so the next kernel on the stream finds
+// them zero without a memset per launch; and the partial states, which need no zeroing. Kernels
+// on one stream run in order, so they share both; a launch takes no pool allocation for them.
+codegen::Workspace split_workspace(int device, cudaStream_t stream, std::size_t ticket_bytes, int partials,
+                                   std::size_t partial_bytes) {
+  struct Scratch {
+    std::shared_ptr<detail::Storage> tickets, partials;
+    std::size_t ticket_bytes = 0, partial_bytes = 0;
+  };
+  const auto grown = [](std::size_t have, std::size_t want) {
+    return std::max<std::size_t>(want, std::max<std::size_t>(2 * have, 4096));
   };
   static std::mutex mu;
-  static auto* by_stream = new std::map<std::pair<int, cudaStream_t>, Tickets>;  // never freed: used until exit
+  static auto* by_stream = new std::map<std::pair<int, cudaStream_t>, Scratch>;  // never freed: used until exit
+  codegen::Workspace ws;
+  ws.partial_stride = (partial_bytes + 255) / 256 * 256;
+  const std::size_t all_partials = ws.partial_stride * static_cast<std::size_t>(partials);
   std::lock_guard lock(mu);
-  Tickets& t = (*by_stream)[{device, stream}];
-  if (t.bytes < bytes) {
-    const std::size_t grown = std::max<std::size_t>(bytes, std::max<std::size_t>(2 * t.bytes, 4096));
-    t.storage = device_storage(device, grown);  // the old buffer returns to the pool in stream order
-    t.bytes = grown;
-    LOOM_CHECK_CUDA(cudaMemsetAsync(t.storage->data(), 0, grown, stream));
+  Scratch& s = (*by_stream)[{device, stream}];
+  // Old buffers return to the pool in stream order, after the kernels that use them.
+  if (s.ticket_bytes < ticket_bytes) {
+    s.ticket_bytes = grown(s.ticket_bytes, ticket_bytes);
+    s.tickets = device_storage(device, s.ticket_bytes);
+    LOOM_CHECK_CUDA(cudaMemsetAsync(s.tickets->data(), 0, s.ticket_bytes, stream));
   }
-  return t.storage->data();
+  if (s.partial_bytes < all_partials) {
+    s.partial_bytes = grown(s.partial_bytes, all_partials);
+    s.partials = device_storage(device, s.partial_bytes);
+  }
+  ws.tickets = s.tickets->data();
+  ws.partials = s.partials->data();
+  return ws;
 }
 
 // Fingerprint numbers of nodes; a node the fingerprint did not reach gets a number past its
@@ -158,21 +172,10 @@ void run(const Executable& e, std::span<const Node* const> nodes, int device) {
       for (int i : k.inputs) {
         if (const detail::Storage* s = detail::buffer_storage(*node(i))) order_after_last_use(*s, stream);
       }
-      // Split reductions: partial states from the pool, the stream's tickets.
+      // Split reductions: the stream's tickets and partial states.
       codegen::Workspace ws;
+      if (k.partials > 0) ws = split_workspace(device, stream, k.ticket_bytes, k.partials, k.partial_bytes);
       ws.splits = k.dims.splits;
-      std::array<std::shared_ptr<detail::Storage>, 4> scratch;
-      std::vector<std::shared_ptr<detail::Storage>> more_scratch;
-      for (int i = 0; i < k.partials; ++i) {
-        auto s = device_storage(device, k.partial_bytes);
-        ws.partials.push_back(s->data());
-        if (i < static_cast<int>(scratch.size())) {
-          scratch[static_cast<std::size_t>(i)] = std::move(s);
-        } else {
-          more_scratch.push_back(std::move(s));
-        }
-      }
-      if (k.partials > 0) ws.tickets = reduction_tickets(device, stream, k.ticket_bytes);
       std::array<std::uint64_t, kStackWords> stack_words;
       std::vector<std::uint64_t> heap_words;
       std::span<std::uint64_t> words;

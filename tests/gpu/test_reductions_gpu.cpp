@@ -180,6 +180,19 @@ TEST_CASE("long reductions split across blocks, and past 2^31 elements", "[gpu][
   const std::int64_t m = (std::int64_t{1} << 26) + 17;
   CHECK(loom::sum(loom::ones({m}, DType::Int32)).item<std::int64_t>() == m);
   CHECK(loom::sum(loom::arange(m).reshape({-1, 1})[{loom::all, 0}] * 0 + 1).item<std::int64_t>() == m);
+  // Rows with more tiles than a wave's share: up to 256 blocks a row of two tiles or more (8 rows
+  // of 2^21 floats: 128 blocks a row), two reductions in one kernel (their partials at two
+  // offsets of the stream's scratch), float64 (other tiles), and the same bits again.
+  std::mt19937_64 rng(41);
+  const Array y = loom::test::random_array(DType::Float32, {8, std::int64_t{1} << 21}, rng);
+  CHECK(loom::test::check_gpu(loom::sum(y, 1), 1e-5, 4 * 1.2e-7 * 10 * (1 << 21)) == "");
+  CHECK(loom::test::check_gpu(loom::argmax(y, 1), 0, 0) == "");
+  check_together(loom::mean(y, 1), loom::std(y, 1));
+  const Array z = loom::test::random_array(DType::Float64, {3, std::int64_t{1} << 21}, rng);
+  CHECK(loom::test::check_gpu(loom::max(z, 1), 0, 0) == "");
+  CHECK(loom::test::check_gpu(loom::sum(z * z, 1), 1e-12, 1e-6) == "");
+  const std::vector<float> first = loom::sum(y, 1).to_host<float>();
+  for (int i = 0; i < 3; ++i) CHECK(loom::sum(y, 1).to_host<float>() == first);
 }
 
 TEST_CASE("softmax and friends run as one row-resident kernel", "[gpu][reductions][fusion]") {

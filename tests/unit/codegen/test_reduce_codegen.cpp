@@ -159,11 +159,17 @@ TEST_CASE("rows of 17..2047 take a warp's lanes, skinny columns a tile of row sl
   CHECK(dims(loom::sum(v.reshape({8192, 8192}), 0)).grid_x == 64u);
   CHECK(dims(loom::sum(v.reshape({8192, 8192}), 0)).grid_y == 8u);
   // Cooperative splits fill the blocks resident at once, rounded down, never a second wave:
-  // all of 2^26 on 132 SMs holding 4 blocks each takes 528 blocks; 64 rows of 2^20, 8 each.
+  // all of 2^26 on 132 SMs holding 4 blocks each takes 528 blocks. Outputs with more tiles
+  // (8192 elements) than that take up to 256 blocks of two tiles or more: 64 rows of 2^20,
+  // 64 blocks each (not 8: one wave); 4 rows of 2^24, 256 each (not 132); 256 rows of 2^18,
+  // 16 each (not 2).
   CHECK(loom::codegen::launch_dims(prepared({loom::sum(v)}).kernels[0], sms, 4).grid_x == 528u);
   const auto rows20 = loom::codegen::launch_dims(prepared({loom::sum(v.reshape({64, -1}), 1)}).kernels[0], sms, 4);
-  CHECK(rows20.grid_x == 8u);
+  CHECK(rows20.grid_x == 64u);
   CHECK(rows20.grid_y == 64u);
+  CHECK(rows20.splits == 64);
+  CHECK(loom::codegen::launch_dims(prepared({loom::sum(v.reshape({4, -1}), 1)}).kernels[0], sms, 4).grid_x == 256u);
+  CHECK(loom::codegen::launch_dims(prepared({loom::sum(v.reshape({256, -1}), 1)}).kernels[0], sms, 4).grid_x == 16u);
   CHECK(loom::codegen::launch_dims(prepared({loom::sum(v)}).kernels[0], sms).grid_x == 8u * sms);  // occupancy unknown
   // Columns not a multiple of 4, and float64 (2 per 16 bytes).
   CHECK(part(loom::sum(v[{loom::Slice(0, 30 * 100000)}].reshape({100000, 30}), 0)).vec == 1);
