@@ -24,10 +24,10 @@ namespace {
 bool is_fro(const NormOrd& ord) { return ord.name() == "fro" || ord.name() == "f"; }
 bool is_number(const NormOrd& ord, double p) { return ord.number() && *ord.number() == p; }
 
-// sum(|x|^2) over the axes, keepdims; for complex x, real^2 + imag^2 (no square root inside).
-Array sum_abs2(const Array& x, const Axes& axes) {
+// sum(|x|^2) over the axes; for complex x, real^2 + imag^2 (no square root inside).
+Array sum_abs2(const Array& x, const Axes& axes, bool keepdims = true) {
   const Array sq = is_complex(x.dtype()) ? square(real(x)) + square(imag(x)) : square(x);
-  return sum(sq, axes, true);
+  return sum(sq, axes, keepdims);
 }
 
 Array vector_norm(const Array& x, const NormOrd& ord, int axis) {
@@ -90,9 +90,10 @@ Array norm(const Array& x, const NormOrd& ord, const Axes& axis, bool keepdims) 
   std::vector<int> axes;
   if (axis.is_all()) {
     for (int i = 0; i < nd; ++i) axes.push_back(i);
-    // NumPy's fast path: the 2-norm of the flattened array.
+    // NumPy's fast path: the 2-norm of the flattened array (reduced to the shape asked for, no
+    // squeeze view after it: one node fewer to build on each call).
     if (ord.is_none() || (is_fro(ord) && nd == 2) || (is_number(ord, 2) && nd == 1)) {
-      return finish(sqrt(sum_abs2(xf, Axes{})), axes);
+      return astype(sqrt(sum_abs2(xf, Axes{}, keepdims)), out);
     }
   } else if (axis.list().size() == 1 || axis.list().size() == 2) {
     for (std::int64_t a : axis.list()) axes.push_back(detail::normalize_axis(a, nd));
