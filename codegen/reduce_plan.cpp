@@ -287,16 +287,14 @@ LaunchDims reduce_launch_dims(const KernelPlan& p, int sm_count, int blocks_per_
     return d;
   }
   if (r.strategy == ReduceStrategy::ColumnTiles) {
-    // Tiles of `lanes` x vec columns along x; along y, splits of the rows up to 2 blocks per
+    // Tiles of `lanes` x vec columns along x; along y, splits of the rows up to 4 blocks per
     // multiprocessor, each row slot keeping at least 16 rows (the last block per tile merges the
-    // partials). Measured: 4 blocks per multiprocessor in all beat 8 at every aspect ratio
-    // (bench/probes/red_probe.cu: 8192^2 99.6% of copy vs 96.2%; 2^18 x 256 95.3% vs 83.3%),
-    // the last block's merge of more partials costing more than the extra blocks gain; and
-    // with that merge in one pass, 2 beat 4 (sixth session, GPU time of 2^26 floats: 32, 256
-    // and 2048 columns 0.7-1.7 us less, 8192 and 16384 the same; 1 was 10 us slower).
+    // partials). Measured (bench/probes/red_probe.cu): 4 blocks per multiprocessor in all beat
+    // 8 at every aspect ratio (8192^2: 99.6% of copy vs 96.2%; 2^18 x 256: 95.3% vs 83.3%), the
+    // last block's merge of more partials costing more than the extra blocks gain.
     const std::int64_t lanes = reduce_lanes(r), slots = 256 / lanes;
     const std::int64_t tiles = ceil_div(std::max<std::int64_t>(r.nk, 1), lanes * r.vec);
-    const std::int64_t want = std::min(wave(256), 2 * std::int64_t{std::max(sm_count, 1)});
+    const std::int64_t want = std::min(wave(256), 4 * std::int64_t{std::max(sm_count, 1)});
     if (tiles < want) {
       splits = std::min(want / tiles, std::max<std::int64_t>(1, r.nr / (16 * slots)));
       splits = std::min<std::int64_t>(splits, 4096);
