@@ -291,7 +291,9 @@ LaunchDims reduce_launch_dims(const KernelPlan& p, int sm_count, int blocks_per_
     // multiprocessor, each row slot keeping at least 16 rows (the last block per tile merges the
     // partials). Measured (bench/probes/red_probe.cu): 4 blocks per multiprocessor in all beat
     // 8 at every aspect ratio (8192^2: 99.6% of copy vs 96.2%; 2^18 x 256: 95.3% vs 83.3%), the
-    // last block's merge of more partials costing more than the extra blocks gain.
+    // last block's merge of more partials costing more than the extra blocks gain. 2 were no
+    // better (sixth session, alternating runs of bench_reductions: 8192^2 and 4096 x 16384
+    // 1.6 us slower of 91, 32..2048 columns the same).
     const std::int64_t lanes = reduce_lanes(r), slots = 256 / lanes;
     const std::int64_t tiles = ceil_div(std::max<std::int64_t>(r.nk, 1), lanes * r.vec);
     const std::int64_t want = std::min(wave(256), 4 * std::int64_t{std::max(sm_count, 1)});

@@ -317,7 +317,7 @@ TEST_CASE("skinny column reductions: tiles of columns x row slots, every kind an
 
 TEST_CASE("column tiles split long columns across blocks deterministically", "[gpu][reductions][column_tiles]") {
   std::mt19937_64 rng(70);
-  // 2^20 x 32: one tile of 32 columns, its rows split over ~8 blocks per SM.
+  // 2^20 x 32: one tile of 32 columns, its rows split over 4 blocks per SM.
   const Array y = loom::test::random_array(DType::Float32, {std::int64_t{1} << 20, 32}, rng);
   CHECK(loom::test::check_gpu(loom::sum(y, 0), 1e-5, 4 * 1.2e-7 * 10 * (1 << 20)) == "");
   CHECK(loom::test::check_gpu(loom::argmin(y, 0), 0, 0) == "");
