@@ -94,6 +94,16 @@ int main(int argc, char** argv) {
   row("cudaLaunchKernel of the kernel alone", us_per(n, [&] {
         loom::rt::launch(kernel->loaded, dim3(1), dim3(256), args, 0, stream);
       }));
+  loom::rt::GraphLaunch graph(kernel->loaded, dim3(1), dim3(256));
+  row("the same as a graph: set arguments + cudaGraphLaunch", us_per(n, [&] { graph.launch(args, stream); }));
+  row("cudaLaunchKernel + synchronize", us_per(n / 4, [&] {
+        loom::rt::launch(kernel->loaded, dim3(1), dim3(256), args, 0, stream);
+        loom::synchronize();
+      }));
+  row("graph launch + synchronize", us_per(n / 4, [&] {
+        graph.launch(args, stream);
+        loom::synchronize();
+      }));
   row("whole eval() (build, plan, alloc, launch, free)", us_per(n, [&] { three().eval(); }));
   row("whole eval() + synchronize", us_per(n / 4, [&] {
         three().eval();

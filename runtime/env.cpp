@@ -49,6 +49,7 @@ Env read_env() {
   }
   e.poison_outputs = flag("LOOM_POISON_OUTPUTS", false);
   e.tf32 = flag("LOOM_TF32", false);
+  e.graph_launch = flag("LOOM_GRAPH_LAUNCH", true);
   const std::string max_ops = get("LOOM_MAX_KERNEL_OPS");
   if (!max_ops.empty()) e.max_kernel_ops = std::max(8, std::atoi(max_ops.c_str()));
   return e;

@@ -19,6 +19,7 @@ struct Env {
   int max_kernel_ops = 256;       // LOOM_MAX_KERNEL_OPS: cut fused kernels past this many ops
   bool poison_outputs = false;    // LOOM_POISON_OUTPUTS=1: fill outputs with 0xff before kernels
   bool tf32 = false;              // LOOM_TF32=1: float32/complex64 matmuls may use TF32 tensor cores
+  bool graph_launch = true;       // LOOM_GRAPH_LAUNCH=0: cached evals launch with cudaLaunchKernel
 };
 
 const Env& env();

@@ -68,4 +68,33 @@ void launch(const LoadedKernel& kernel, dim3 grid, dim3 block, void** args, std:
   }
 }
 
+GraphLaunch::GraphLaunch(const LoadedKernel& kernel, dim3 grid, dim3 block) : name_(kernel.name) {
+  // Graph kernel nodes take a cudaKernel_t cast to a function pointer (cuda_runtime_api.h).
+  params_.func = reinterpret_cast<void*>(kernel.kernel);
+  params_.gridDim = grid;
+  params_.blockDim = block;
+}
+
+GraphLaunch::~GraphLaunch() {
+  if (exec_ != nullptr) LOOM_WARN_CUDA(cudaGraphExecDestroy(exec_));
+  if (graph_ != nullptr) LOOM_WARN_CUDA(cudaGraphDestroy(graph_));
+}
+
+void GraphLaunch::launch(void** args, cudaStream_t stream) {
+  std::lock_guard lock(mu_);
+  params_.kernelParams = args;  // the argument values are copied by the calls below
+  if (exec_ == nullptr) {
+    if (graph_ == nullptr) check(cudaGraphCreate(&graph_, 0), "cudaGraphCreate", name_);
+    if (node_ == nullptr) check(cudaGraphAddKernelNode(&node_, graph_, nullptr, 0, &params_), "cudaGraphAddKernelNode", name_);
+    check(cudaGraphInstantiate(&exec_, graph_, 0), "cudaGraphInstantiate", name_);
+  } else {
+    check(cudaGraphExecKernelNodeSetParams(exec_, node_, &params_), "cudaGraphExecKernelNodeSetParams", name_);
+  }
+  params_.kernelParams = nullptr;
+  check(cudaGraphLaunch(exec_, stream), "cudaGraphLaunch", name_);
+  if (env().sync_check) {
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (LOOM_SYNC_CHECK)", name_);
+  }
+}
+
 }  // namespace loom::rt

@@ -3,6 +3,7 @@
 // no libcuda link (DESIGN.md decision 7), so the library still loads on a machine without a GPU.
 
 #include <cstddef>
+#include <mutex>
 #include <span>
 #include <string>
 
@@ -32,5 +33,30 @@ int blocks_per_sm(const LoadedKernel& kernel, int threads) noexcept;
 // synchronizes the stream afterwards, so an asynchronous fault is reported at this kernel.
 void launch(const LoadedKernel& kernel, dim3 grid, dim3 block, void** args, std::size_t smem_bytes,
             cudaStream_t stream);
+
+// A kernel launched again and again with new arguments (an executable's, on each cached eval):
+// a one-node CUDA graph whose node takes the arguments before each launch. Measured on the H100
+// (bench/NOTES.md, sixth session): cudaGraphExecKernelNodeSetParams + cudaGraphLaunch take
+// 2.1-2.3 us of host time where cudaLaunchKernel takes 3.1-3.4, and with a synchronize after
+// 7.7-8.2 us where 9.5-9.9. The graph is made at the first launch. Launches of one graph run in
+// order, also from different streams; setting the arguments and launching are one step under a
+// lock. Throws CudaError naming the kernel; LOOM_SYNC_CHECK as launch().
+class GraphLaunch {
+ public:
+  GraphLaunch(const LoadedKernel& kernel, dim3 grid, dim3 block);
+  ~GraphLaunch();  // in-flight launches finish; a failure is printed, never thrown
+  GraphLaunch(const GraphLaunch&) = delete;
+  GraphLaunch& operator=(const GraphLaunch&) = delete;
+
+  void launch(void** args, cudaStream_t stream);
+
+ private:
+  std::string name_;
+  cudaKernelNodeParams params_{};
+  std::mutex mu_;
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphNode_t node_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+};
 
 }  // namespace loom::rt

@@ -135,6 +135,10 @@ Executable make_executable(const Prepared& p, int device, Numbers& num) {
       };
       add_inputs(kp);
       if (kp.reduce) add_inputs(*kp.reduce->prologue);
+      if (rt::env().graph_launch) {
+        k.graph = std::make_unique<rt::GraphLaunch>(k.kernel->loaded, dim3(k.dims.grid_x, k.dims.grid_y),
+                                                    dim3(k.dims.block_x, k.dims.block_y));
+      }
       if (kp.reduce && k.dims.splits > 1) {
         k.partials = static_cast<int>(kp.reduce->reductions.size());
         k.partial_bytes = codegen::partials_bytes(kp, k.dims.splits);
@@ -150,7 +154,8 @@ Executable make_executable(const Prepared& p, int device, Numbers& num) {
 // Up to this many argument words are patched on the stack; more in a vector.
 constexpr std::size_t kStackWords = 128;
 
-void run(const Executable& e, std::span<const Node* const> nodes, int device) {
+// `cached`: the executable came from the cache (a repeated eval), so its kernels launch as graphs.
+void run(const Executable& e, std::span<const Node* const> nodes, int device, bool cached) {
   cudaStream_t stream = rt::current_stream(device);
   const bool poison = poison_outputs();
   const auto node = [&](int i) { return nodes[static_cast<std::size_t>(i)]; };
@@ -188,8 +193,12 @@ void run(const Executable& e, std::span<const Node* const> nodes, int device) {
       std::copy(k.words.begin(), k.words.end(), words.begin());
       codegen::apply_patches(words, k.patches, nodes, data_of, outs, ws);
       void* args[] = {words.data()};
-      rt::launch(k.kernel->loaded, dim3(k.dims.grid_x, k.dims.grid_y), dim3(k.dims.block_x, k.dims.block_y), args,
-                 0, stream);
+      if (cached && k.graph) {
+        k.graph->launch(args, stream);
+      } else {
+        rt::launch(k.kernel->loaded, dim3(k.dims.grid_x, k.dims.grid_y), dim3(k.dims.block_x, k.dims.block_y), args,
+                   0, stream);
+      }
       counters().launches.fetch_add(1, std::memory_order_relaxed);
     }
     for (std::size_t i = 0; i < k.roots.size(); ++i) {
@@ -201,7 +210,8 @@ void run(const Executable& e, std::span<const Node* const> nodes, int device) {
 }
 
 std::mutex g_mu;
-std::unordered_map<std::string, std::shared_ptr<const Executable>> g_executables;
+// Never destroyed: its graphs would be destroyed after the CUDA runtime at exit.
+auto& g_executables = *new std::unordered_map<std::string, std::shared_ptr<const Executable>>;
 constexpr std::size_t kMaxExecutables = 4096;
 
 }  // namespace
@@ -217,13 +227,13 @@ void run_on_device(std::span<const NodeRef> outputs, int device) {
     for (const KernelLaunch& k : e->kernels) {
       if (k.kernel) counters().memory_hits.fetch_add(1, std::memory_order_relaxed);  // found without a lookup
     }
-    run(*e, fp.nodes, device);
+    run(*e, fp.nodes, device, true);
     return;
   }
   const Prepared p = prepared_for(fp, outputs);
   Numbers num(fp.nodes);
   auto made = std::make_shared<const Executable>(make_executable(p, device, num));
-  run(*made, num.nodes(), device);
+  run(*made, num.nodes(), device, false);
   if (!num.extended(fp.nodes.size())) {
     std::lock_guard lock(g_mu);
     if (g_executables.size() >= kMaxExecutables) g_executables.clear();

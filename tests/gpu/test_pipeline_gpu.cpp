@@ -6,8 +6,10 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <random>
 #include <string>
+#include <vector>
 
 #include <loom/loom.hpp>
 
@@ -104,6 +106,37 @@ TEST_CASE("a repeated eval compiles nothing; other scalars and sizes reuse the k
   CHECK(s.compiles + s.disk_hits == 1);  // only the subtract version was new
   CHECK(s.memory_hits == 2);
   CHECK(check_gpu(y * 3.0f + 1.0f) == "");
+}
+
+// From the second eval of a structure on, its kernels launch as one-node CUDA graphs whose
+// arguments are set on each call (runtime/module.hpp): each call's inputs, scalars, outputs and
+// reduction scratch must reach the kernel, on the default stream and on another.
+TEST_CASE("repeated evals replay a graph with each call's inputs, scalars and outputs", "[gpu][cache]") {
+  using loom::test::compare;
+  using loom::test::reference_of;
+  std::mt19937_64 rng(9);
+  std::vector<Array> xs;
+  for (int i = 0; i < 6; ++i) xs.push_back(loom::test::random_array(DType::Float32, {1 << 20}, rng));
+  const auto scaled = [&](int i) { return xs[i] * static_cast<float>(i + 1) + 0.5f; };
+  const auto total = [&](int i) { return loom::sum(xs[i]); };  // split: tickets and partials
+  const auto row_max = [&](int i) { return loom::max(xs[i].reshape({64, -1}), 1); };
+  const loom::Stream other = loom::Stream::create();
+  std::vector<Array> a, b, c;
+  loom::reset_cache_stats();
+  for (int i = 0; i < 6; ++i) {
+    std::optional<loom::StreamGuard> on_other;
+    if (i >= 4) on_other.emplace(other);
+    a.push_back(scaled(i).eval());  // every result kept: each call writes a new buffer
+    b.push_back(total(i).eval());
+    c.push_back(row_max(i).eval());
+  }
+  CHECK(loom::cache_stats().memory_hits >= 15);  // calls 2..6 of each
+  for (int i = 0; i < 6; ++i) {
+    INFO("call " << i);
+    CHECK(compare(device_of(a[i]), reference_of(scaled(i))) == "");
+    CHECK(compare(device_of(b[i]), reference_of(total(i)), 1e-5, 4 * 1.2e-7 * 10 * (1 << 20)) == "");
+    CHECK(compare(device_of(c[i]), reference_of(row_max(i)), 0, 0) == "");
+  }
 }
 
 TEST_CASE("the disk cache is warm in a second process", "[gpu][cache]") {
