@@ -21,6 +21,11 @@ void check(cudaError_t status, const char* call, const std::string& name) {
   throw CudaError(msg, status);
 }
 
+// LOOM_SYNC_CHECK=1: wait for the kernel just launched, so an asynchronous fault names it.
+void sync_check(cudaStream_t stream, const std::string& name) {
+  if (env().sync_check) check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (LOOM_SYNC_CHECK)", name);
+}
+
 }  // namespace
 
 LoadedKernel load_kernel(std::span<const char> cubin, const std::string& name) {
@@ -63,9 +68,7 @@ void launch(const LoadedKernel& kernel, dim3 grid, dim3 block, void** args, std:
   check(cudaLaunchKernel(reinterpret_cast<const void*>(kernel.kernel), grid, block, args,
                          smem_bytes, stream),
         "cudaLaunchKernel", kernel.name);
-  if (env().sync_check) {
-    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (LOOM_SYNC_CHECK)", kernel.name);
-  }
+  sync_check(stream, kernel.name);
 }
 
 GraphLaunch::GraphLaunch(const LoadedKernel& kernel, dim3 grid, dim3 block) : name_(kernel.name) {
@@ -92,9 +95,7 @@ void GraphLaunch::launch(void** args, cudaStream_t stream) {
   }
   params_.kernelParams = nullptr;
   check(cudaGraphLaunch(exec_, stream), "cudaGraphLaunch", name_);
-  if (env().sync_check) {
-    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (LOOM_SYNC_CHECK)", name_);
-  }
+  sync_check(stream, name_);
 }
 
 }  // namespace loom::rt
