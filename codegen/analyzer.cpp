@@ -268,20 +268,40 @@ class Analyzer {
     return -1;
   }
 
-  int visit(const Node* n, const Form& f) {
-    if (const int hit = find_memo(n, f); hit >= 0) return hit;
+  // What visiting a node waits for: the one input of a view or reshape (`chain`, read through
+  // the form `child`), or each input of an elementwise op in turn.
+  struct Frame {
+    const Node* n;
+    Form f;
+    Form child;
+    KValue v;
+    int next = 0;
+    int result = 0;
+    bool chain = false;
+    bool done = false;
+    bool awaiting = false;
+  };
+
+  // Starts visiting n under form f: true (and `ret` set to its value id) when that needs no
+  // input visited; else a frame for it is pushed.
+  bool start(const Node* n, const Form& f, std::vector<Frame>& stack, int& ret) {
+    if (const int hit = find_memo(n, f); hit >= 0) {
+      ret = hit;
+      return true;
+    }
     int id = 0;
     const bool own_root = own_.count(n) > 0;
     if (acts_as_leaf(*n) || (!own_root && boundary_.count(n))) {
       id = visit_leaf(n, f);
     } else if (n->op == Op::View) {
       if (auto m = multi(f, n->shape)) {
-        Form g;
-        g.map = detail::compose(*m, n->map());
-        id = visit(n->inputs[0].get(), g);
-      } else if (split_dim_ < 0) {
-        cuts_.push_back(n);  // materialize the view; its consumers then read it contiguously
+        Frame fr{n, f};
+        fr.chain = true;
+        fr.child.map = detail::compose(*m, n->map());
+        stack.push_back(std::move(fr));
+        return false;
       }
+      if (split_dim_ < 0) cuts_.push_back(n);  // materialize the view; its consumers then read it contiguously
     } else if (n->op == Op::Reduce) {
       if (in_.reduce_terminal) {
         // Its value comes from the reduction this kernel performs (epilogue analysis).
@@ -296,23 +316,62 @@ class Analyzer {
         cuts_.push_back(n);  // a reduction inside a kernel that cannot perform it
       }
     } else if (n->op == Op::Reshape) {
-      Form g;
-      g.linear = true;
-      g.lin = to_linear(f, n->shape);
-      id = visit(n->inputs[0].get(), g);
+      Frame fr{n, f};
+      fr.chain = true;
+      fr.child.linear = true;
+      fr.child.lin = to_linear(f, n->shape);
+      stack.push_back(std::move(fr));
+      return false;
     } else {
-      KValue v;
-      v.op = n->op;
-      v.dtype = n->dtype;
-      v.node = n;
-      for (int i = 0; i < n->num_inputs; ++i) {
-        v.in[static_cast<std::size_t>(i)] = visit(n->inputs[static_cast<std::size_t>(i)].get(), f);
-      }
-      plan_.values.push_back(v);
-      id = static_cast<int>(plan_.values.size()) - 1;
+      Frame fr{n, f};
+      fr.v.op = n->op;
+      fr.v.dtype = n->dtype;
+      fr.v.node = n;
+      stack.push_back(std::move(fr));
+      return false;
     }
     memo_.push_back(Memo{n, f, id});
-    return id;
+    ret = id;
+    return true;
+  }
+
+  // The value id of node n read through form f. Iterative (an explicit stack, not recursion):
+  // a kernel may hold a chain of thousands of ops (LOOM_MAX_KERNEL_OPS up to 4096).
+  int visit(const Node* root, const Form& root_form) {
+    std::vector<Frame> stack;
+    int ret = 0;
+    if (start(root, root_form, stack, ret)) return ret;
+    while (!stack.empty()) {
+      Frame& top = stack.back();
+      if (top.awaiting) {  // ret is the id of the input it waited for
+        top.awaiting = false;
+        if (top.chain) {
+          top.result = ret;
+          top.done = true;
+        } else {
+          top.v.in[static_cast<std::size_t>(top.next - 1)] = ret;
+        }
+      }
+      const bool more = top.chain ? !top.done : top.next < top.n->num_inputs;
+      if (more) {
+        // Copies first: start() may push, moving the frames.
+        const Node* in = top.n->inputs[static_cast<std::size_t>(top.chain ? 0 : top.next)].get();
+        const Form f = top.chain ? top.child : top.f;
+        if (!top.chain) ++top.next;
+        top.awaiting = true;
+        start(in, f, stack, ret);
+        continue;
+      }
+      int id = top.result;
+      if (!top.chain) {
+        plan_.values.push_back(top.v);
+        id = static_cast<int>(plan_.values.size()) - 1;
+      }
+      memo_.push_back(Memo{top.n, top.f, id});
+      ret = id;
+      stack.pop_back();
+    }
+    return ret;
   }
 
   const AnalyzerInput& in_;

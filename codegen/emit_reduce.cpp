@@ -69,6 +69,7 @@ std::string state_type(const ReduceSpec& r) {
     case ReduceKind::All: return "loom::red::All";
     case ReduceKind::Variance: return fmt::format("loom::red::Variance<{}>", t);
     case ReduceKind::LogSumExp: return fmt::format("loom::red::LogSumExp<{}>", t);
+    case ReduceKind::SumExp: return fmt::format("loom::red::SumExp<{}>", t);
   }
   return "?";
 }

@@ -298,15 +298,23 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
         }
       }
     }
-    // Requested outputs of one shape share a kernel unless that makes a cycle through another.
+    // Requested outputs of one shape share a kernel unless that makes a cycle through another;
+    // so do reductions computed first over one input and axes (softmax's max and sum of exps
+    // over a leading axis: one read of the input for both).
+    const auto is_output = [&](const Node* n) {
+      return std::find(out_nodes.begin(), out_nodes.end(), n) != out_nodes.end();
+    };
+    const auto may_share = [&](const Node* a, const Node* b) {
+      return (is_output(a) && is_output(b)) || (a->op == Op::Reduce && b->op == Op::Reduce);
+    };
     for (const Node* r : roots) {
       int g = -1;
-      const bool is_output = std::find(out_nodes.begin(), out_nodes.end(), r) != out_nodes.end();
-      for (int i = 0; is_output && i < static_cast<int>(groups.size()) && g < 0; ++i) {
+      const bool can_join = is_output(r) || r->op == Op::Reduce;
+      for (int i = 0; can_join && i < static_cast<int>(groups.size()) && g < 0; ++i) {
         const auto& members = groups[static_cast<std::size_t>(i)];
         const Node* first = members.front();
         if (!(first->shape == r->shape) || !(domain[first] == domain[r])) continue;
-        if (std::find(out_nodes.begin(), out_nodes.end(), first) == out_nodes.end()) continue;
+        if (!may_share(first, r)) continue;
         std::unordered_set<const Node*> gs(members.begin(), members.end());
         std::unordered_set<const Node*> with_r = gs;
         with_r.insert(r);

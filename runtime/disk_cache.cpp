@@ -4,9 +4,15 @@
 #include <cstdio>
 #include <cstring>
 
+#include <ctime>
+#include <mutex>
+
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <fmt/format.h>
 
 namespace loom::rt {
 
@@ -16,6 +22,8 @@ constexpr char kMagic[8] = {'L', 'O', 'O', 'M', 'C', 'U', 'B', 'N'};
 constexpr std::size_t kHeaderBytes = 48;
 // No cubin of ours comes near this; a larger file is not one of our entries.
 constexpr std::uint64_t kMaxPayloadBytes = std::uint64_t{1} << 30;
+// A temp file this old (seconds) was left by a writer that died before its rename.
+constexpr std::time_t kStaleTempSeconds = 3600;
 
 void put_u32(char* p, std::uint32_t v) {
   for (int i = 0; i < 4; ++i) p[i] = static_cast<char>(v >> (8 * i));
@@ -94,61 +102,96 @@ std::string DiskCache::path_of(const Hash128& key) const {
 }
 
 DiskCache::Counters DiskCache::counters() const {
-  return {hits_.load(), misses_.load(), writes_.load(), rejected_.load()};
+  return {hits_.load(), misses_.load(), writes_.load(), rejected_.load(), stale_removed_.load()};
 }
 
-void DiskCache::disable(std::string_view what, int err) {
+void DiskCache::disable(std::string_view what, std::string_view why) {
   if (!disabled_.exchange(true)) {
     std::fprintf(stderr,
-                 "loom: kernel disk cache '%s' is not usable (%.*s: %s); continuing without it "
+                 "loom: kernel disk cache '%s' is not usable (%.*s: %.*s); continuing without it "
                  "(set LOOM_CACHE_DIR, or LOOM_DISK_CACHE=0)\n",
-                 dir_.c_str(), static_cast<int>(what.size()), what.data(), std::strerror(err));
+                 dir_.c_str(), static_cast<int>(what.size()), what.data(),
+                 static_cast<int>(why.size()), why.data());
   }
 }
 
-// Creates missing components of dir_ with mode 0700; an existing directory is left as it is.
+// Creates missing components of dir_ with mode 0700, then checks that the directory can be
+// trusted: a directory, owned by this user, writable by nobody else. Anyone who can write
+// into it could plant a cubin that this process would then run (ccache and pip refuse such
+// directories too). Stale temp files of killed writers are removed once.
 bool DiskCache::ensure_dir() {
+  if (dir_ready_.load(std::memory_order_acquire)) return true;
+  if (disabled_.load(std::memory_order_relaxed)) return false;
+  std::lock_guard lock(dir_mu_);
   if (dir_ready_.load(std::memory_order_acquire)) return true;
   std::size_t pos = dir_[0] == '/' ? 1 : 0;
   while (true) {
     pos = dir_.find('/', pos);
     const std::string prefix = dir_.substr(0, pos);
-    if (::mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST) {
-      disable("mkdir", errno);
+    if (!prefix.empty() && ::mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST) {
+      disable("mkdir", std::strerror(errno));
       return false;
     }
     if (pos == std::string::npos) break;
     ++pos;
   }
   struct stat st {};
-  if (::stat(dir_.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    disable("not a directory", ENOTDIR);
+  if (::stat(dir_.c_str(), &st) != 0) {
+    disable("stat", std::strerror(errno));
     return false;
   }
+  if (!S_ISDIR(st.st_mode)) {
+    disable("not a directory", "");
+    return false;
+  }
+  if (st.st_uid != ::geteuid()) {
+    disable("untrusted", fmt::format("owned by uid {}, not by this user (uid {})", st.st_uid, ::geteuid()));
+    return false;
+  }
+  if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+    disable("untrusted", fmt::format("mode {:04o} lets other users write into it", st.st_mode & 07777));
+    return false;
+  }
+  remove_stale_temps();
   dir_ready_.store(true, std::memory_order_release);
   return true;
 }
 
-std::optional<std::vector<char>> DiskCache::load(const Hash128& key) {
-  if (disabled_.load(std::memory_order_relaxed)) return std::nullopt;
-  const std::string path = path_of(key);
-  Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-  if (f.fd < 0) {
-    if (errno == ENOENT) {
-      ++misses_;
-    } else {
-      disable("open", errno);
+// Temp files (".tmp-<key>-XXXXXX") older than an hour belong to writers that died between
+// mkstemp and rename; a live writer finishes in milliseconds.
+void DiskCache::remove_stale_temps() {
+  DIR* d = ::opendir(dir_.c_str());
+  if (d == nullptr) return;
+  const std::time_t now = std::time(nullptr);
+  while (const dirent* e = ::readdir(d)) {
+    if (std::strncmp(e->d_name, ".tmp-", 5) != 0) continue;
+    struct stat st {};
+    if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    if (st.st_uid == ::geteuid() && now - st.st_mtime > kStaleTempSeconds) {
+      if (::unlinkat(::dirfd(d), e->d_name, 0) == 0) ++stale_removed_;
     }
-    return std::nullopt;
   }
+  ::closedir(d);
+}
 
+std::optional<std::vector<char>> DiskCache::load(const Hash128& key) {
+  if (!ensure_dir()) return std::nullopt;
+  const std::string path = path_of(key);
+  // O_NOFOLLOW: a symlink planted at an entry's name is not followed; O_NONBLOCK: a FIFO there
+  // does not block the open (S_ISREG below rejects it). Any failure on one entry is a miss.
+  Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)};
   const auto reject = [&]() -> std::optional<std::vector<char>> {
     ++rejected_;
     ::unlink(path.c_str());  // the caller recompiles and stores a good entry over it
     return std::nullopt;
   };
+  if (f.fd < 0) {
+    if (errno == ELOOP) return reject();  // a symlink where an entry should be
+    ++misses_;
+    return std::nullopt;
+  }
   struct stat st {};
-  if (::fstat(f.fd, &st) != 0 || !S_ISREG(st.st_mode)) return reject();
+  if (::fstat(f.fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) return reject();
   const auto file_bytes = static_cast<std::uint64_t>(st.st_size);
   if (file_bytes < kHeaderBytes || file_bytes - kHeaderBytes > kMaxPayloadBytes) return reject();
 
@@ -167,8 +210,8 @@ std::optional<std::vector<char>> DiskCache::load(const Hash128& key) {
   return cubin;
 }
 
-void DiskCache::store(const Hash128& key, std::span<const char> cubin) {
-  if (disabled_.load(std::memory_order_relaxed) || !ensure_dir()) return;
+bool DiskCache::store(const Hash128& key, std::span<const char> cubin) {
+  if (!ensure_dir()) return false;
   std::vector<char> bytes(kHeaderBytes + cubin.size());
   std::memcpy(bytes.data(), kMagic, sizeof kMagic);
   put_u32(bytes.data() + 8, kDiskCacheFormat);
@@ -184,24 +227,24 @@ void DiskCache::store(const Hash128& key, std::span<const char> cubin) {
   std::string tmp = dir_ + "/.tmp-" + key.hex() + "-XXXXXX";
   Fd f{::mkstemp(tmp.data())};
   if (f.fd < 0) {
-    disable("mkstemp", errno);
-    return;
+    disable("mkstemp", std::strerror(errno));
+    return false;
   }
   if (!write_all(f.fd, bytes.data(), bytes.size())) {
     const int err = errno;
     ::unlink(tmp.c_str());
-    disable("write", err);
-    return;
+    disable("write", std::strerror(err));
+    return false;
   }
   ::close(f.fd);
   f.fd = -1;
   if (::rename(tmp.c_str(), path_of(key).c_str()) != 0) {
-    const int err = errno;
+    // One entry that cannot be replaced (a directory planted at its name, say): not stored.
     ::unlink(tmp.c_str());
-    disable("rename", err);
-    return;
+    return false;
   }
   ++writes_;
+  return true;
 }
 
 }  // namespace loom::rt

@@ -3,12 +3,19 @@
 // documents each.
 
 #include <cstddef>
+#include <functional>
 #include <string>
 
 namespace loom::rt {
 
+// LOOM_MAX_KERNEL_OPS's range: a 512-op kernel already takes NVRTC 2.3 s to compile.
+inline constexpr int kMinKernelOps = 8;
+inline constexpr int kMaxKernelOps = 4096;
+
 struct Env {
-  std::string cache_dir;          // LOOM_CACHE_DIR, default ~/.cache/loom
+  // LOOM_CACHE_DIR; default $XDG_CACHE_HOME/loom or ~/.cache/loom; empty (no disk cache) when
+  // there is no home directory.
+  std::string cache_dir;
   bool disk_cache = true;         // LOOM_DISK_CACHE=0 turns the disk cache off
   std::string dump_kernels_dir;   // LOOM_DUMP_KERNELS=<dir>: write every compiled kernel there
   bool debug_passes = false;      // LOOM_DEBUG_PASSES=1: print the plan after each pass
@@ -22,7 +29,14 @@ struct Env {
   bool graph_launch = true;       // LOOM_GRAPH_LAUNCH=0: cached evals launch with cudaLaunchKernel
 };
 
+// The settings, read from the environment once. A bad value (LOOM_POOL_LIMIT=abc,
+// LOOM_FUSION=maybe, LOOM_MAX_KERNEL_OPS=0) is a ValueError naming the variable, raised by this
+// and every later call.
 const Env& env();
+// The settings a given environment gives (what env() reads from the process's, once); for tests.
+// The lookup returns "" for an unset variable. Throws ValueError naming a bad variable.
+using EnvLookup = std::function<std::string(const char* name)>;
+Env read_env(const EnvLookup& lookup);
 // "512MB", "4GiB", "1000" -> bytes; throws ValueError on anything else.
 std::size_t parse_bytes(const std::string& text);
 

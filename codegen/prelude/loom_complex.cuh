@@ -50,9 +50,20 @@ LOOM_FN double mul_rn(double a, double b) { return __dmul_rn(a, b); }
 template <class R> LOOM_FN Complex<R> operator+(Complex<R> a, Complex<R> b) { return {a.re + b.re, a.im + b.im}; }
 template <class R> LOOM_FN Complex<R> operator-(Complex<R> a, Complex<R> b) { return {a.re - b.re, a.im - b.im}; }
 template <class R> LOOM_FN Complex<R> operator-(Complex<R> a) { return {-a.re, -a.im}; }
+LOOM_FN float fma_rn(float a, float b, float c) { return __fmaf_rn(a, b, c); }
+LOOM_FN double fma_rn(double a, double b, double c) { return __fma_rn(a, b, c); }
+// NumPy's multiply loop (x86-64 with FMA: every CPU NumPy 2 dispatches to AVX2 or AVX-512): re =
+// fma(ar, br, -(ai bi)), im = fma(ar, bi, ai br); one rounding fewer than plain products, which
+// shows where the parts cancel (an imaginary part of 3.8e-40 rather than 0). Bit-identical to
+// NumPy 2.5 on 20000 random complex64 and complex128 products (tests/unit/api/numpy_edges.txt).
 template <class R> LOOM_FN Complex<R> operator*(Complex<R> a, Complex<R> b) {
+  return {fma_rn(a.re, b.re, -mul_rn(a.im, b.im)), fma_rn(a.re, b.im, mul_rn(a.im, b.re))};
+}
+// Plain products, as NumPy's npy_cpow and square compute (no FMA in their baseline build).
+template <class R> LOOM_FN Complex<R> mul_plain(Complex<R> a, Complex<R> b) {
   return {mul_rn(a.re, b.re) - mul_rn(a.im, b.im), mul_rn(a.re, b.im) + mul_rn(a.im, b.re)};
 }
+template <class R> LOOM_FN Complex<R> square(Complex<R> a) { return mul_plain(a, a); }
 template <class R> LOOM_FN Complex<R> operator/(Complex<R> a, Complex<R> b) {
   const R abr = loom::abs(b.re), abi = loom::abs(b.im);
   const bool nan_ar = loom::isnan(a.re), nan_ai = loom::isnan(a.im);
@@ -236,18 +247,18 @@ template <class R> LOOM_FN Complex<R> power(Complex<R> a, Complex<R> b) {
   if (b.im == R(0) && loom::abs(b.re) < R(100) && b.re == loom::trunc(b.re)) {
     int n = int(b.re);
     if (n == 1) return a;
-    if (n == 2) return a * a;
-    if (n == 3) return a * (a * a);
+    if (n == 2) return mul_plain(a, a);
+    if (n == 3) return mul_plain(a, mul_plain(a, a));
     if (n < 0) n = -n;
     Complex<R> r = {R(1), R(0)}, p = a;
     for (int mask = 1;; mask <<= 1) {
-      if (n & mask) r = r * p;
+      if (n & mask) r = mul_plain(r, p);
       if (n < (mask << 1)) break;
-      p = p * p;
+      p = mul_plain(p, p);
     }
     return b.re < R(0) ? Complex<R>{R(1), R(0)} / r : r;
   }
-  return exp(b * log(a));
+  return exp(mul_plain(b, log(a)));
 }
 
 // --- trigonometric and hyperbolic ---

@@ -133,6 +133,8 @@ template <class B, class = Bool<B>> LOOM_FN bool maximum(B a, B b) { return a ||
 template <class B, class = Bool<B>> LOOM_FN bool minimum(B a, B b) { return a && b; }
 
 // real / imag / conj of a real value; zero_like(x) is a zero of x's type.
+// x * x for real floats (complex: loom_complex.cuh, plain products as NumPy's square).
+template <class T> LOOM_FN T square(T x) { return x * x; }
 template <class T> LOOM_FN T real(T x) { return x; }
 template <class T> LOOM_FN T conj(T x) { return x; }
 template <class T> LOOM_FN T zero_like(T) { return T(); }

@@ -118,10 +118,17 @@ template <class T, bool kMax> struct Extreme {
 template <class T> using Max = Extreme<T, true>;
 template <class T> using Min = Extreme<T, false>;
 
-// nanmax / nanmin: NaN ignored; NaN when every element is NaN (the initial value).
+// nanmax / nanmin: NaN ignored; NaN when every element is NaN (the initial value). Integers have
+// no NaN: they start from the type's extreme, as max / min do.
 template <class T, bool kMax> struct NanExtreme {
   T v;
-  LOOM_FN void init() { v = quiet_nan<T>(); }
+  LOOM_FN void init() {
+    if constexpr (IsFloat<T>::value || IsComplex<T>::value) {
+      v = quiet_nan<T>();
+    } else {
+      v = kMax ? lowest<T>() : highest<T>();
+    }
+  }
   LOOM_FN void add(T x, long long) {
     if (is_nan(x)) return;
     if (is_nan(v) || (kMax ? x > v : x < v)) v = x;
@@ -245,7 +252,8 @@ template <class T> struct Variance {
 // (exp(0) when x == m, so that rows of -inf or +inf stay -inf / +inf instead of exp(inf - inf)).
 // m is never NaN: a NaN input makes s NaN, and the result m + log(s) NaN. Rows of -inf count
 // their elements in s, which -inf + log(s) keeps at -inf; an empty one is -inf + log(0).
-template <class T> struct LogSumExp {
+// kLog false: the result is s itself, sum(exp(x - max(x))) (softmax's denominator).
+template <class T, bool kLog> struct ExpSum {
   T m, s;
   LOOM_FN void init() {
     m = lowest<T>();
@@ -257,15 +265,23 @@ template <class T> struct LogSumExp {
     s = up ? s * e + T(1) : s + e;
     m = up ? x : m;
   }
-  LOOM_FN void merge(const LogSumExp& o) {
+  LOOM_FN void merge(const ExpSum& o) {
     const bool up = o.m > m;
     const T e = exp(o.m == m ? T(0) : (up ? m - o.m : o.m - m));
     s = up ? s * e + o.s : s + o.s * e;
     m = up ? o.m : m;
   }
-  LOOM_FN LogSumExp shfl_down(int d) const { return LogSumExp{red::shfl_down(m, d), red::shfl_down(s, d)}; }
-  LOOM_FN T result() const { return m + log(s); }
+  LOOM_FN ExpSum shfl_down(int d) const { return ExpSum{red::shfl_down(m, d), red::shfl_down(s, d)}; }
+  LOOM_FN T result() const {
+    if constexpr (kLog) {
+      return m + log(s);
+    } else {
+      return s;
+    }
+  }
 };
+template <class T> using LogSumExp = ExpSum<T, true>;
+template <class T> using SumExp = ExpSum<T, false>;
 
 // Reduces one state per lane of a full warp; lane 0 gets the result.
 template <class S> LOOM_FN void warp_reduce(S& s) {
@@ -289,7 +305,7 @@ template <class T> LOOM_FN void warp_reduce(Variance<T>& s) {
 // then plain sums: one exp per lane instead of one per level. As merge(): a lane at the maximum
 // (+inf and -inf included) keeps its sum; the others scale theirs by exp(m - max), which is 0
 // for -inf and keeps NaN.
-template <class T> LOOM_FN void warp_reduce(LogSumExp<T>& s) {
+template <class T, bool kLog> LOOM_FN void warp_reduce(ExpSum<T, kLog>& s) {
   T top = s.m;
 #pragma unroll
   for (int d = 16; d > 0; d >>= 1) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <iosfwd>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -91,6 +92,13 @@ class Array {
   Array() = default;  // an empty handle; using it throws ValueError
   explicit Array(NodePtr node) : node_(std::move(node)) {}
   template <ScalarType T> Array(T value) : Array(from_scalar(Scalar::of(value, true))) {}  // NOLINT
+  Array(const Array&) = default;
+  Array(Array&&) noexcept = default;
+  // Assignment rebinds a handle, so only a named array (an lvalue) can be assigned to: `x[i] = v`
+  // on the temporary that operator[] returns would compile and do nothing, so it does not compile.
+  Array& operator=(const Array&) & = default;
+  Array& operator=(Array&&) & noexcept = default;
+  ~Array() = default;
 
   // --- properties (available before evaluation) ---
   const Shape& shape() const;
@@ -183,9 +191,25 @@ std::string to_string(const Array& a);
 
 namespace detail {
 [[noreturn]] void throw_to_host_mismatch(DType have, DType want);
+[[noreturn]] void throw_item_out_of_range(double v, bool is_signed, int bits);
+// A float converted to integer type I: ValueError when it is NaN or outside I's range (a C++
+// conversion of it would be undefined behaviour; Python's int() would not fit either).
+template <class I> I float_to_integer(double v) {
+  if constexpr (std::is_same_v<I, bool>) {
+    return v != 0;
+  } else {
+    // The range as doubles: lowest() is exact (-2^(n-1) or 0); max() + 1 is the power of two
+    // above it, exact too, and the bound is exclusive.
+    constexpr double lo = static_cast<double>(std::numeric_limits<I>::lowest());
+    constexpr double hi = static_cast<double>(std::numeric_limits<I>::max() / 2 + 1) * 2.0;
+    if (!(v < hi && (v > lo - 1.0 || v == lo))) throw_item_out_of_range(v, std::is_signed_v<I>, 8 * sizeof(I));
+    return static_cast<I>(v);
+  }
 }
+}  // namespace detail
 
-// The value of a Scalar as a C++ type (static_cast semantics).
+// The value of a Scalar as a C++ type (static_cast semantics; a float that no value of an
+// integer T holds, NaN included, is a ValueError).
 template <class T> T scalar_as(const Scalar& s) {
   const auto get = [&]<class U>() -> T {
     U v{};
@@ -193,10 +217,18 @@ template <class T> T scalar_as(const Scalar& s) {
       case DKind::Bool:
       case DKind::Signed: v = static_cast<U>(s.i); break;
       case DKind::Unsigned: v = static_cast<U>(s.u); break;
-      case DKind::Float: v = static_cast<U>(s.f); break;
+      case DKind::Float:
+        if constexpr (std::is_integral_v<U>) {
+          v = detail::float_to_integer<U>(s.f);
+        } else {
+          v = static_cast<U>(s.f);
+        }
+        break;
       case DKind::Complex:
         if constexpr (requires { U(s.c); }) {
           v = U(s.c);
+        } else if constexpr (std::is_integral_v<U>) {
+          v = detail::float_to_integer<U>(s.c.real());
         } else {
           v = static_cast<U>(s.c.real());
         }

@@ -2,6 +2,7 @@
 // Creating arrays. Generators (full, zeros, ones, arange, linspace, eye) are lazy nodes that
 // fuse into their consumers and allocate nothing; asarray copies host data to the device.
 
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -36,7 +37,9 @@ template <ScalarType T> Array full_like(const Array& a, T value) {
   return full(a.shape(), Scalar::of(value, true), a.dtype());
 }
 
-// [0, stop), [start, stop) with step. Integer arguments give int64, floating ones float64.
+// [0, stop), [start, stop) with step. Integer arguments give int64, floating ones float64. The
+// length is NumPy's, ceil((stop - start) / step) in float64: a NaN length or one past int64 is
+// a ValueError, as in NumPy. Complex dtypes hold the real values; bool allows at most 2 values.
 Array arange(const Scalar& start, const Scalar& stop, const Scalar& step, DType dtype);
 template <class A, class B, class C = int>
   requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B> && std::is_arithmetic_v<C>
@@ -58,7 +61,9 @@ Array arange(A stop) {
 }
 Array linspace(double start, double stop, std::int64_t num = 50, bool endpoint = true,
                DType dtype = DType::Float64);
-Array eye(std::int64_t n, std::int64_t m = -1, std::int64_t k = 0, DType dtype = DType::Float64);
+// n x m (m: n when none), ones on diagonal k.
+Array eye(std::int64_t n, std::optional<std::int64_t> m = std::nullopt, std::int64_t k = 0,
+          DType dtype = DType::Float64);
 Array identity(std::int64_t n, DType dtype = DType::Float64);
 
 // Copies host data into a new array (1-D unless a shape is given).

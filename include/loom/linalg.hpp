@@ -75,7 +75,7 @@ struct EighResult {
 struct LstsqResult {
   Array x;
   Array residuals;  // squared 2-norm of each column of b - a x: (K,), or (0,) unless rank == N < M
-  std::int64_t rank;
+  std::int32_t rank;  // NumPy returns it as int32
   Array s;  // singular values of a, descending
 };
 

@@ -24,7 +24,7 @@ class Axes {
   Axes(std::nullopt_t) {}  // NOLINT
   template <std::integral I>
     requires(!std::same_as<I, bool>)
-  Axes(I axis) : all_(false) {  // NOLINT
+  Axes(I axis) : all_(false), single_(true) {  // NOLINT
     list_.push_back(static_cast<std::int64_t>(axis));
   }
   Axes(std::initializer_list<std::int64_t> axes)  // NOLINT: {} means every axis
@@ -34,9 +34,13 @@ class Axes {
 
   bool is_all() const { return all_; }
   const Shape& list() const { return list_; }  // as given (unnormalized); empty when is_all()
+  // One axis given as an integer (NumPy's axis=0), not a list ({0}, NumPy's axis=(0,)): a
+  // reduction of a 0-d array accepts axis 0 or -1 only as an integer, as NumPy's ufuncs do.
+  bool is_single() const { return single_; }
 
  private:
   bool all_ = true;
+  bool single_ = false;
   Shape list_;
 };
 

@@ -50,6 +50,10 @@ void throw_to_host_mismatch(DType have, DType want) {
                                "first",
                                name(want), name(have), name(want)));
 }
+void throw_item_out_of_range(double v, bool is_signed, int bits) {
+  throw ValueError(fmt::format("item: cannot convert the value {} to {}{} (out of its range)", v,
+                               is_signed ? "int" : "uint", bits));
+}
 }  // namespace detail
 
 }  // namespace loom

@@ -1,5 +1,10 @@
 #include "api/builders.hpp"
 
+#include <array>
+#include <optional>
+#include <tuple>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include <loom/errors.hpp>
@@ -25,8 +30,6 @@ std::string compact(const Shape& s) {
   return fmt::format("({})", fmt::join(s.begin(), s.end(), ","));
 }
 
-namespace {
-
 // NEP 50: a C++ integer must fit the dtype it meets.
 void check_weak_int_fits(const Scalar& v, DType to) {
   if (!is_integer(to) || !is_integer(v.dtype)) return;
@@ -48,8 +51,6 @@ void check_weak_int_fits(const Scalar& v, DType to) {
                                  name(to)));
   }
 }
-
-}  // namespace
 
 NodeRef cast_to(const NodeRef& n, DType dtype) {
   if (n->dtype == dtype) return n;
@@ -77,6 +78,52 @@ Shape broadcast_shapes(const Shape& a, const Shape& b) {
     out[i] = da == 1 ? db : da;
   }
   return out;
+}
+
+namespace {
+
+struct Sink {
+  const Shape& shape;
+  int max_depth;
+  std::vector<std::tuple<const Node*, IndexMap, NodeRef>> memo;  // (node, map) -> moved view
+
+  NodeRef down(const NodeRef& n, const IndexMap& map, int depth) {
+    for (const auto& [node, m, r] : memo) {
+      if (node == n.get() && m == map) return r;
+    }
+    NodeRef r;
+    if (depth >= max_depth || n->realized() != nullptr) {
+      r = view_node(n, map, shape);
+    } else if (n->op == Op::View) {
+      r = down(n->inputs[0], compose(map, n->map()), depth + 1);
+    } else if (is_elementwise(n->op)) {
+      std::array<NodeRef, 3> in;
+      for (int i = 0; i < n->num_inputs; ++i) {
+        const NodeRef& x = n->inputs[static_cast<std::size_t>(i)];
+        // A 0-d constant is read as one value by every element.
+        in[static_cast<std::size_t>(i)] =
+            x->op == Op::Constant && x->shape.empty() ? x : down(x, map, depth + 1);
+      }
+      if (n->op == Op::Cast) {
+        r = make_cast(in[0], n->dtype);
+      } else if (n->op == Op::Copy) {
+        r = make_copy(in[0], n->force_materialize);
+      } else {
+        r = make_elementwise(n->op, n->dtype, shape, in[0], in[1], in[2]);
+      }
+    } else {
+      r = view_node(n, map, shape);
+    }
+    memo.emplace_back(n.get(), map, r);
+    return r;
+  }
+};
+
+}  // namespace
+
+NodeRef sink_view(const NodeRef& n, const IndexMap& map, const Shape& shape, int max_depth) {
+  Sink s{shape, max_depth, {}};
+  return s.down(n, map, 0);
 }
 
 NodeRef view_node(const NodeRef& n, const IndexMap& map, const Shape& shape) {
@@ -136,9 +183,57 @@ Array unary(Op op, const Array& a) {
   return Array(make_elementwise(op, t.out, x->shape, cast_to(x, t.compute)));
 }
 
+namespace {
+
+bool is_comparison(Op op) {
+  return op == Op::Equal || op == Op::NotEqual || op == Op::Less || op == Op::LessEqual ||
+         op == Op::Greater || op == Op::GreaterEqual;
+}
+
+bool weak_int_fits(const Scalar& v, DType to) {
+  try {
+    check_weak_int_fits(v, to);
+    return true;
+  } catch (const ValueError&) {
+    return false;
+  }
+}
+
+// NumPy 2 compares an integer array with a C++ integer outside its dtype's range exactly (NEP
+// 50's one exception: u8 == 300 is all false, i8 < 1000 all true, u8 > -1 all true), where
+// every other op raises. The answer does not depend on the elements: a broadcast constant.
+std::optional<Array> compare_out_of_range(Op op, const NodeRef& x, const NodeRef& y) {
+  const bool left_weak = x->op == Op::Constant && x->weak && is_integer(x->dtype);
+  const bool right_weak = y->op == Op::Constant && y->weak && is_integer(y->dtype);
+  if (left_weak == right_weak) return std::nullopt;
+  const Node& arr = left_weak ? *y : *x;
+  const Scalar& v = (left_weak ? x : y)->value;
+  if (!is_integer(arr.dtype) || weak_int_fits(v, arr.dtype)) return std::nullopt;
+  // Where the scalar lies: above every value of the dtype, or below.
+  const bool above = !(kind(v.dtype) == DKind::Signed && v.i < 0);
+  const bool array_less = above;  // every element is < the scalar (else every one is >)
+  bool r = false;
+  switch (op) {
+    case Op::Equal: r = false; break;
+    case Op::NotEqual: r = true; break;
+    case Op::Less:
+    case Op::LessEqual: r = left_weak ? !array_less : array_less; break;
+    case Op::Greater:
+    case Op::GreaterEqual: r = left_weak ? array_less : !array_less; break;
+    default: return std::nullopt;
+  }
+  const Shape shape = broadcast_shapes(x->shape, y->shape);
+  return Array(broadcast_node(make_constant(Scalar::of(r, false), false), shape));
+}
+
+}  // namespace
+
 Array binary(Op op, const Array& a, const Array& b) {
   const NodeRef x = leaf_of(a, op_name(op));
   const NodeRef y = leaf_of(b, op_name(op));
+  if (is_comparison(op)) {
+    if (auto r = compare_out_of_range(op, x, y)) return *r;
+  }
   const Operand c = common_type({x->dtype, x->weak}, {y->dtype, y->weak});
   const DType in[] = {x->dtype, y->dtype};
   const OpTypes t = resolve_op_types(op, c.dtype, in);

@@ -19,6 +19,9 @@ NodeRef as_leaf(const NodeRef& n);
 // "(3,4)": NumPy's compact shape spelling in error messages.
 std::string compact(const Shape& s);
 
+// NEP 50: a weak C++ integer must fit the integer dtype it meets; ValueError "Python integer 300
+// out of bounds for int8" (NumPy's OverflowError) otherwise. Anything else passes.
+void check_weak_int_fits(const Scalar& v, DType to);
 // `n` converted to dtype: a weak constant is re-typed (checking that an integer fits, as NumPy's
 // OverflowError does), anything else gets a Cast node. No-op when the dtype already matches.
 NodeRef cast_to(const NodeRef& n, DType dtype);
@@ -31,6 +34,12 @@ Shape broadcast_shapes(const Shape& a, const Shape& b);
 NodeRef operand_node(const NodeRef& n, const Shape& to);
 // A view of n through map (composed into a Buffer's strides, or into an existing View's map).
 NodeRef view_node(const NodeRef& n, const IndexMap& map, const Shape& shape);
+
+// view_node(n, map, shape) with the view moved down through elementwise ops and views to the
+// leaves, so that an evaluator that computes every node at its own shape (the host's) computes
+// only the viewed elements: printing a corner of a 10^10-element expression costs its corner.
+// Shared inputs stay shared; past `max_depth` nodes down, the view stays where it is.
+NodeRef sink_view(const NodeRef& n, const IndexMap& map, const Shape& shape, int max_depth = 256);
 
 Array unary(Op op, const Array& a);
 Array binary(Op op, const Array& a, const Array& b);

@@ -7,6 +7,7 @@
 
 #include <loom/creation.hpp>
 #include <loom/errors.hpp>
+#include <loom/ops.hpp>
 
 #include "api/builders.hpp"
 
@@ -16,10 +17,11 @@ using detail::NodeRef;
 
 namespace {
 
-void check_shape(const Shape& shape, const char* op) {
+void check_shape(const Shape& shape, DType dtype, const char* op) {
   for (std::int64_t d : shape) {
     if (d < 0) throw ValueError(fmt::format("{}: negative dimensions are not allowed", op));
   }
+  detail::checked_nbytes(shape, dtype, op);
 }
 
 Array fresh_buffer(const Shape& shape, DType dtype, std::shared_ptr<detail::Storage> storage) {
@@ -29,7 +31,7 @@ Array fresh_buffer(const Shape& shape, DType dtype, std::shared_ptr<detail::Stor
 }  // namespace
 
 Array empty(const Shape& shape, DType dtype) {
-  check_shape(shape, "empty");
+  check_shape(shape, dtype, "empty");
   const auto nbytes = static_cast<std::size_t>(shape.numel()) * itemsize(dtype);
   return fresh_buffer(shape, dtype, detail::allocate_storage(nbytes));
 }
@@ -37,7 +39,10 @@ Array empty_like(const Array& a) { return empty(a.shape(), a.dtype()); }
 Array empty_like(const Array& a, DType dtype) { return empty(a.shape(), dtype); }
 
 Array full(const Shape& shape, const Scalar& value, DType dtype) {
-  check_shape(shape, "full");
+  check_shape(shape, dtype, "full");
+  // NEP 50: a C++ integer must fit an integer dtype (NumPy's OverflowError "Python integer 300
+  // out of bounds for int8"); floats convert as astype does.
+  if (value.weak) detail::check_weak_int_fits(value, dtype);
   const NodeRef c = detail::make_constant(value.cast(dtype), false);
   return Array(detail::broadcast_node(c, shape));
 }
@@ -50,27 +55,60 @@ Array zeros_like(const Array& a, DType dtype) { return zeros(a.shape(), dtype); 
 Array ones_like(const Array& a) { return ones(a.shape(), a.dtype()); }
 Array ones_like(const Array& a, DType dtype) { return ones(a.shape(), dtype); }
 
-Array arange(const Scalar& start, const Scalar& stop, const Scalar& step, DType dtype) {
-  const double s0 = start.cast(DType::Float64).f;
-  const double s1 = stop.cast(DType::Float64).f;
-  const double st = step.cast(DType::Float64).f;
-  if (st == 0) throw ValueError("arange: step must not be zero (division by zero)");
-  std::int64_t n = 0;
-  if (is_integer(start.dtype) && is_integer(stop.dtype) && is_integer(step.dtype)) {
-    const std::int64_t a = start.cast(DType::Int64).i;
-    const std::int64_t b = stop.cast(DType::Int64).i;
-    const std::int64_t s = step.cast(DType::Int64).i;
-    n = s > 0 ? (b - a + s - 1) / s : (a - b - s - 1) / (-s);
+namespace {
+
+// NumPy's arange length: ceil((stop - start) / step) computed in float64 (Python's true
+// division is correctly rounded: arange(0, 2**63 - 1, 2**62 - 1) has 2 elements, not 3),
+// "cannot compute length" when it is NaN, "Maximum allowed size exceeded" past int64.
+std::int64_t arange_length(const Scalar& start, const Scalar& stop, const Scalar& step) {
+  double q = 0;
+  if (!is_inexact(start.dtype) && !is_inexact(stop.dtype) && !is_inexact(step.dtype)) {
+    // Exact integers (a difference of two int64/uint64 values needs 65 bits), divided in long
+    // double (64-bit mantissa) and rounded once more to double.
+    const auto wide = [](const Scalar& v) -> __int128 {
+      return kind(v.dtype) == DKind::Unsigned ? static_cast<__int128>(v.u)
+                                              : static_cast<__int128>(v.i);
+    };
+    const __int128 diff = wide(stop) - wide(start), st = wide(step);
+    if (st == 0) throw ValueError("arange: step must not be zero (division by zero)");
+    q = static_cast<double>(static_cast<long double>(diff) / static_cast<long double>(st));
   } else {
-    n = static_cast<std::int64_t>(std::ceil((s1 - s0) / st));
+    const double s0 = start.cast(DType::Float64).f;
+    const double s1 = stop.cast(DType::Float64).f;
+    const double st = step.cast(DType::Float64).f;
+    if (st == 0) throw ValueError("arange: step must not be zero (division by zero)");
+    q = (s1 - s0) / st;
   }
-  n = std::max<std::int64_t>(n, 0);
-  if (is_complex(dtype)) throw DTypeError("arange: complex dtypes are not supported");
+  const double len = std::ceil(q);
+  if (std::isnan(len)) throw ValueError("arange: cannot compute length");
+  if (!(len < 9223372036854775808.0)) throw ValueError("arange: Maximum allowed size exceeded");
+  return len > 0 ? static_cast<std::int64_t>(len) : 0;
+}
+
+}  // namespace
+
+Array arange(const Scalar& start, const Scalar& stop, const Scalar& step, DType dtype) {
+  detail::check_dtype(dtype, "arange");
+  const std::int64_t n = arange_length(start, stop, step);
+  if (is_bool(dtype) && n > 2) {
+    throw DTypeError(
+        "arange() is only supported for booleans when the result has at most length 2.");
+  }
+  if (is_complex(dtype)) {
+    // NumPy fills complex aranges in the real dtype of their precision (imaginary parts 0).
+    const DType real = dtype == DType::Complex64 ? DType::Float32 : DType::Float64;
+    return astype(arange(start, stop, step, real), dtype);
+  }
   if (!is_inexact(dtype)) {
+    if (is_bool(dtype)) {  // at most [start, start + step]: the second value computed first
+      return astype(arange(start, stop, step, DType::Int64), dtype);
+    }
     return Array(detail::make_arange(start.cast(dtype), step.cast(dtype), n, dtype));
   }
   // NumPy's fill: the first two values in the dtype, then start + i * (second - first), in
   // float for float32 and narrower, in double for float64.
+  const double s0 = start.cast(DType::Float64).f;
+  const double st = step.cast(DType::Float64).f;
   const Scalar first = start.cast(dtype);
   const Scalar second = Scalar::of(s0 + st, false).cast(dtype);
   Scalar delta = first;
@@ -83,6 +121,7 @@ Array arange(const Scalar& start, const Scalar& stop, const Scalar& step, DType 
 }
 
 Array linspace(double start, double stop, std::int64_t num, bool endpoint, DType dtype) {
+  detail::check_dtype(dtype, "linspace");
   if (num < 0) {
     throw ValueError(fmt::format("Number of samples, {}, must be non-negative.", num));
   }
@@ -93,15 +132,18 @@ Array linspace(double start, double stop, std::int64_t num, bool endpoint, DType
                                      Scalar::of(stop, false), num, endpoint && num > 1, dtype));
 }
 
-Array eye(std::int64_t n, std::int64_t m, std::int64_t k, DType dtype) {
-  if (m < 0) m = n;
-  if (n < 0) throw ValueError(fmt::format("eye: negative dimensions are not allowed ({})", n));
-  return Array(detail::make_eye(n, m, k, dtype));
+Array eye(std::int64_t n, std::optional<std::int64_t> m, std::int64_t k, DType dtype) {
+  const std::int64_t cols = m.value_or(n);
+  if (n < 0 || cols < 0) {
+    throw ValueError(fmt::format("eye: negative dimensions are not allowed ({}, {})", n, cols));
+  }
+  detail::checked_nbytes(Shape{n, cols}, dtype, "eye");
+  return Array(detail::make_eye(n, cols, k, dtype));
 }
 Array identity(std::int64_t n, DType dtype) { return eye(n, n, 0, dtype); }
 
 Array asarray_bytes(const void* data, std::size_t nbytes, DType dtype, const Shape& shape) {
-  check_shape(shape, "asarray");
+  check_shape(shape, dtype, "asarray");
   const std::size_t want = static_cast<std::size_t>(shape.numel()) * itemsize(dtype);
   if (want != nbytes) {
     throw ShapeError(fmt::format("asarray: {} values of {} do not fill shape {} ({} values)",

@@ -2,6 +2,9 @@
 // helpers in builders.cpp; composites (clip, round) are built from ops of the table.
 
 #include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
 
 #include <loom/errors.hpp>
 #include <loom/ops.hpp>
@@ -106,12 +109,53 @@ Array where(const Array& cond, const Array& x, const Array& y) {
   return detail::ternary_where(cond, x, y);
 }
 
+namespace {
+
+// NumPy 2's clip of an integer array by a C++ integer outside the dtype's range: a bound that
+// does not cut anything (lo below the minimum, hi above the maximum) is the range's end; one
+// that would cut everything raises as any out-of-range integer does ("Python integer 1000 out
+// of bounds for int8").
+Array clip_bound(DType t, const Array& bound, bool is_lo) {
+  const detail::Node& n = *detail::leaf_of(bound, "clip");
+  if (!is_integer(t) || n.op != Op::Constant || !n.weak || !is_integer(n.dtype)) return bound;
+  const Scalar& v = n.value;
+  const bool negative = kind(v.dtype) == DKind::Signed && v.i < 0;
+  try {
+    detail::check_weak_int_fits(v, t);
+    return bound;
+  } catch (const ValueError&) {
+    if (negative != is_lo) throw;
+  }
+  return visit_dtype(t, [&]<class T>() -> Array {
+    if constexpr (std::is_integral_v<T>) {
+      return is_lo ? Array(std::numeric_limits<T>::lowest()) : Array(std::numeric_limits<T>::max());
+    } else {
+      return bound;
+    }
+  });
+}
+
+}  // namespace
+
 // NumPy's clip is minimum(maximum(a, lo), hi): NaN in a propagates.
-Array clip(const Array& a, const Array& lo, const Array& hi) { return minimum(maximum(a, lo), hi); }
+Array clip(const Array& a, const Array& lo, const Array& hi) {
+  const Array l = clip_bound(a.dtype(), lo, true);
+  const Array h = clip_bound(a.dtype(), hi, false);
+  return minimum(maximum(a, l), h);
+}
 
 Array round(const Array& a, int decimals) {
   const DType t = a.dtype();
-  if (is_bool(t) || is_integer(t)) {
+  if (is_bool(t)) {
+    // NumPy rounds bools through rint (float16); with decimals it scales by a bool factor,
+    // which its same_kind rule refuses.
+    if (decimals == 0) return rint(a);
+    throw DTypeError(fmt::format(
+        "round: Cannot cast ufunc '{}' output from dtype('float64') to dtype('bool') with "
+        "casting rule 'same_kind'",
+        decimals > 0 ? "multiply" : "divide"));
+  }
+  if (is_integer(t)) {
     if (decimals >= 0) return a;
     // NumPy rounds integers to tens, hundreds... half to even, in the integer dtype.
     const double scale = std::pow(10.0, -decimals);

@@ -249,12 +249,24 @@ std::string_view rstrip(std::string_view s) {
 
 class Layout {
  public:
-  Layout(const Shape& shape, bool summarize, int edgeitems, std::string_view separator)
-      : shape_(shape), summarize_(summarize), edge_(edgeitems), sep_(separator) {
+  // packed: the data holds only the shown elements (a C-contiguous block of shown_shape),
+  // else all of them.
+  Layout(const Shape& shape, bool summarize, int edgeitems, std::string_view separator, bool packed = false)
+      : shape_(shape), summarize_(summarize), edge_(edgeitems), sep_(separator), packed_(packed) {
+    const Shape data_shape = packed ? shown_shape(shape, summarize, edgeitems) : shape;
     strides_.assign(static_cast<std::size_t>(shape.size()), 1);
     for (int a = shape.size() - 2; a >= 0; --a) {
-      strides_[static_cast<std::size_t>(a)] = strides_[static_cast<std::size_t>(a + 1)] * shape[a + 1];
+      strides_[static_cast<std::size_t>(a)] = strides_[static_cast<std::size_t>(a + 1)] * data_shape[a + 1];
     }
+  }
+
+  // The extents of the shown block: 2 * edgeitems along each summarized axis.
+  static Shape shown_shape(const Shape& shape, bool summarize, int edgeitems) {
+    Shape s = shape;
+    for (int a = 0; a < s.size(); ++a) {
+      if (summarize && 2 * static_cast<std::int64_t>(edgeitems) < s[a]) s[a] = 2 * static_cast<std::int64_t>(edgeitems);
+    }
+    return s;
   }
 
   // Flat indices of the elements that will be shown (_leading_trailing).
@@ -264,7 +276,7 @@ class Layout {
       return;
     }
     for (std::int64_t p : kept(axis)) {
-      if (p >= 0) collect(axis + 1, offset + p * stride(axis), out);
+      if (p >= 0) collect(axis + 1, offset + at(axis, p) * stride(axis), out);
     }
   }
 
@@ -277,7 +289,7 @@ class Layout {
     const int axes_left = shape_.size() - axis;
     auto word_at = [&](std::int64_t p) {
       return p < 0 ? std::string("...")
-                   : render(axis + 1, offset + p * stride(axis), next_hanging, next_width, element);
+                   : render(axis + 1, offset + at(axis, p) * stride(axis), next_hanging, next_width, element);
     };
     std::string s;
     if (axes_left == 1) {
@@ -309,6 +321,13 @@ class Layout {
 
  private:
   std::int64_t stride(int axis) const { return strides_[static_cast<std::size_t>(axis)]; }
+  // Where position p of an axis lies in the data: in a packed block, the trailing edge items
+  // follow the leading ones.
+  std::int64_t at(int axis, std::int64_t p) const {
+    const std::int64_t n = shape_[axis];
+    if (!packed_ || !summarize_ || 2 * static_cast<std::int64_t>(edge_) >= n || p < edge_) return p;
+    return p - (n - 2 * static_cast<std::int64_t>(edge_));
+  }
 
   // Positions printed along an axis, -1 standing for "...". As NumPy, the last position is
   // always printed, even with edgeitems 0.
@@ -329,17 +348,18 @@ class Layout {
   bool summarize_;
   int edge_;
   std::string_view sep_;
+  bool packed_;
   std::vector<std::int64_t> strides_;
 };
 
 // np.array2string: the bracketed body, without the "array(" prefix and suffix it leaves room for.
 std::string array_body(const void* data, DType dtype, const Shape& shape, const PrintOptions& o,
                        std::string_view separator, std::string_view prefix,
-                       std::string_view suffix) {
+                       std::string_view suffix, bool packed = false) {
   const std::int64_t size = shape.numel();
   if (size == 0) return "[]";
   if (data == nullptr) throw ValueError("format: null data for an array of size " + std::to_string(size));
-  const Layout layout(shape, size > o.threshold, o.edgeitems, separator);
+  const Layout layout(shape, size > o.threshold, o.edgeitems, separator, packed && o.edgeitems > 0);
   std::vector<std::int64_t> shown;
   layout.collect(0, 0, shown);
   const ElementFormat element = make_element_format(data, dtype, shown, shape.size() == 0, o);
@@ -386,10 +406,20 @@ std::string shape_tuple(const Shape& s) {
 
 }  // namespace
 
+Shape shown_shape(const Shape& shape, const PrintOptions& options) {
+  const bool summarize = shape.numel() > options.threshold && options.edgeitems > 0;
+  return Layout::shown_shape(shape, summarize, options.edgeitems);
+}
+
 std::string format_array_repr(const void* data, DType dtype, const Shape& shape,
                               const PrintOptions& options) {
+  return format_array_repr_packed(data, dtype, shape, options, false);
+}
+
+std::string format_array_repr_packed(const void* data, DType dtype, const Shape& shape,
+                                     const PrintOptions& options, bool packed) {
   const std::string prefix = "array(";
-  const std::string body = array_body(data, dtype, shape, options, ", ", prefix, ")");
+  const std::string body = array_body(data, dtype, shape, options, ", ", prefix, ")", packed);
   const std::int64_t size = shape.numel();
   std::vector<std::string> extras;
   const bool empty_1d = shape.size() == 1 && shape[0] == 0;

@@ -29,6 +29,15 @@ struct PrintOptions {
 std::string format_array_repr(const void* data, DType dtype, const Shape& shape,
                               const PrintOptions& options = {});
 
+// The shape of the block of elements a repr shows: edgeitems from each end of every axis that a
+// summarized print shortens ("..."), the whole axis otherwise.
+Shape shown_shape(const Shape& shape, const PrintOptions& options = {});
+// format_array_repr from the shown elements only: `data` holds the C-contiguous block of
+// shown_shape(shape) (packed), or every element (not packed). Printing a 10^10-element array
+// then reads 36 of them.
+std::string format_array_repr_packed(const void* data, DType dtype, const Shape& shape,
+                                     const PrintOptions& options, bool packed);
+
 // NumPy's str, what print(a) shows: "[[1. 2.]\n [3. 4.]]"; a 0-d array prints as its scalar
 // ("5", "1.5", "(1+2j)").
 std::string format_array_str(const void* data, DType dtype, const Shape& shape,

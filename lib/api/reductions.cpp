@@ -31,10 +31,16 @@ struct Plan {
   bool added_axis = false;     // a 0-d input, reduced as shape (1,) (no Reduce over no dims)
 };
 
-Plan plan_axes(const Shape& shape, const Axes& axis) {
+// NumPy's ufunc reductions (sum, max, any, argmax, ...) of a 0-d array take axis=0 or -1 as
+// "every axis"; mean, var and std (which count the reduced elements per axis) do not.
+enum class ZeroDAxis { Accept, Refuse };
+
+Plan plan_axes(const Shape& shape, const Axes& axis, ZeroDAxis zero_d = ZeroDAxis::Accept) {
   Plan p;
   p.ndim = shape.size();
-  if (axis.is_all()) {
+  const bool zero_d_axis = p.ndim == 0 && zero_d == ZeroDAxis::Accept && axis.is_single() &&
+                           (axis.list()[0] == 0 || axis.list()[0] == -1);
+  if (axis.is_all() || zero_d_axis) {
     p.mask = (std::uint32_t{1} << p.ndim) - 1;
   } else {
     for (std::int64_t a : axis.list()) {
@@ -159,14 +165,26 @@ DType lse_compute(const char* fn, DType t) {
 }
 DType lse_out(DType t) { return is_half(t) ? t : float_dtype(t); }
 
-// x - logsumexp(x, axis, keepdims=true), in the compute dtype: log_softmax before the cast.
-Array shifted_by_lse(const char* fn, const Array& x, const Axes& axis) {
+// softmax's parts in the compute dtype, keepdims-shaped and broadcast over x: x - max(x) and
+// sum(exp(x - max(x))). Both reductions read x (one kernel; a row-resident one for short
+// trailing axes), and x - max(x) is exact near the maximum, where exp(x - logsumexp(x)) would
+// carry ulp(logsumexp) into every exponent (up to ~124 float32 eps for logits near 1000).
+struct Shifted {
+  Array shifted;  // x - max(x)
+  Array sum;      // sum(exp(x - max(x)))
+};
+Shifted shifted_by_max(const char* fn, const Array& x, const Axes& axis) {
   const Plan p = plan_axes(x.shape(), axis);
   const Array xc = astype(x, lse_compute(fn, x.dtype()));
-  return xc - finish(reduce(xc, ReduceKind::LogSumExp, p), p, true);
+  const Array m = finish(reduce(xc, ReduceKind::Max, p), p, true);
+  const Array s = finish(reduce(xc, ReduceKind::SumExp, p), p, true);
+  return {xc - m, s};
 }
 
-Array arg_extremum(const Array& x, std::optional<int> axis, bool keepdims, bool is_max) {
+Array arg_extremum(const Array& a, std::optional<int> axis, bool keepdims, bool is_max) {
+  // NumPy's argmax of a 0-d array along an axis works on its one-element ravel (axis 0 or -1;
+  // another axis is out of bounds "for array of dimension 1").
+  const Array x = a.ndim() == 0 && axis ? a.reshape({1}) : a;
   const Plan p = plan_axes(x.shape(), axis ? Axes(*axis) : Axes{});
   if (p.count == 0 && p.out_numel != 0) {
     throw ValueError(
@@ -252,7 +270,7 @@ Array argmin(const Array& a, std::optional<int> axis, bool keepdims) {
 // --- statistics ---
 
 Array mean(const Array& a, const Axes& axis, bool keepdims, std::optional<DType> dtype) {
-  const Plan p = plan_axes(a.shape(), axis);
+  const Plan p = plan_axes(a.shape(), axis, ZeroDAxis::Refuse);
   return finish(mean_keep(a, p, dtype), p, keepdims);
 }
 
@@ -270,14 +288,14 @@ Array nanmean(const Array& a, const Axes& axis, bool keepdims, std::optional<DTy
 
 Array var(const Array& a, const Axes& axis, bool keepdims, std::int64_t ddof,
           std::optional<DType> dtype) {
-  const Plan p = plan_axes(a.shape(), axis);
+  const Plan p = plan_axes(a.shape(), axis, ZeroDAxis::Refuse);
   const auto [v, out] = var_keep(a, p, ddof, dtype);
   return finish(astype(v, out), p, keepdims);
 }
 
 Array std(const Array& a, const Axes& axis, bool keepdims, std::int64_t ddof,
           std::optional<DType> dtype) {
-  const Plan p = plan_axes(a.shape(), axis);
+  const Plan p = plan_axes(a.shape(), axis, ZeroDAxis::Refuse);
   const auto [v, out] = var_keep(a, p, ddof, dtype);
   return finish(astype(sqrt(v), out), p, keepdims);
 }
@@ -341,11 +359,13 @@ Array logsumexp(const Array& a, const Axes& axis, bool keepdims) {
 }
 
 Array softmax(const Array& a, const Axes& axis) {
-  return astype(exp(shifted_by_lse("softmax", a, axis)), lse_out(a.dtype()));
+  const Shifted t = shifted_by_max("softmax", a, axis);
+  return astype(exp(t.shifted) / t.sum, lse_out(a.dtype()));
 }
 
 Array log_softmax(const Array& a, const Axes& axis) {
-  return astype(shifted_by_lse("log_softmax", a, axis), lse_out(a.dtype()));
+  const Shifted t = shifted_by_max("log_softmax", a, axis);
+  return astype(t.shifted - log(t.sum), lse_out(a.dtype()));
 }
 
 Array AllSlice::operator()(const Array& a) const { return alltrue(a); }

@@ -35,6 +35,7 @@ Shape infer_shape(const Shape& requested, std::int64_t size) {
   Shape out = requested;
   int unknown = -1;
   std::int64_t known = 1;
+  bool overflow = false;
   for (int i = 0; i < out.size(); ++i) {
     if (out[i] == -1) {
       if (unknown >= 0) throw ValueError("can only specify one unknown dimension");
@@ -42,20 +43,20 @@ Shape infer_shape(const Shape& requested, std::int64_t size) {
     } else if (out[i] < 0) {
       throw ValueError(fmt::format("negative dimensions not allowed, got {}", out[i]));
     } else {
-      known *= out[i];
+      overflow |= __builtin_mul_overflow(known, out[i], &known);
     }
   }
+  const auto fail = [&] {
+    return ValueError(fmt::format("cannot reshape array of size {} into shape {}", size,
+                                  detail::compact(requested)));
+  };
+  // A product past int64 cannot be the size of an existing array (unless a 0 extent makes it 0).
+  if (overflow && known != 0) throw fail();
   if (unknown >= 0) {
-    if (known == 0 || size % known != 0) {
-      throw ValueError(fmt::format("cannot reshape array of size {} into shape {}", size,
-                                   detail::compact(requested)));
-    }
+    if (known == 0 || size % known != 0) throw fail();
     out[unknown] = size / known;
   }
-  if (out.numel() != size) {
-    throw ValueError(fmt::format("cannot reshape array of size {} into shape {}", size,
-                                 detail::compact(requested)));
-  }
+  if (known * (unknown >= 0 ? out[unknown] : 1) != size) throw fail();
   return out;
 }
 
@@ -63,7 +64,9 @@ struct SliceBounds {
   std::int64_t start, step, length;
 };
 
-// Python's slice.indices(n) and the resulting length.
+// Python's slice.indices(n) and the resulting length, for any int64 start, stop and step
+// (x[::INT64_MAX] is x[:1], x[::INT64_MIN] the last element): lengths are counted in unsigned
+// arithmetic, which neither a step of INT64_MIN nor a distance near 2^63 overflows.
 SliceBounds slice_bounds(const Slice& s, std::int64_t n) {
   const std::int64_t step = s.step.value_or(1);
   if (step == 0) throw ValueError("slice step cannot be zero");
@@ -75,7 +78,9 @@ SliceBounds slice_bounds(const Slice& s, std::int64_t n) {
     if (stop < 0) stop = std::max<std::int64_t>(stop + n, 0);
     start = std::min(start, n);
     stop = std::min(stop, n);
-    return {start, step, stop > start ? (stop - start + step - 1) / step : 0};
+    if (stop <= start) return {start, step, 0};
+    const auto span = static_cast<std::uint64_t>(stop - start);
+    return {start, step, static_cast<std::int64_t>((span - 1) / static_cast<std::uint64_t>(step) + 1)};
   }
   start = s.start.has_value() ? *s.start : n - 1;
   stop = s.stop.has_value() ? *s.stop : -1;
@@ -83,7 +88,10 @@ SliceBounds slice_bounds(const Slice& s, std::int64_t n) {
   if (s.stop.has_value() && stop < 0) stop = std::max<std::int64_t>(stop + n, -1);
   start = std::min(start, n - 1);
   stop = std::min(stop, n - 1);
-  return {start, step, start > stop ? (start - stop - step - 1) / (-step) : 0};
+  if (start <= stop) return {start, step, 0};
+  const auto span = static_cast<std::uint64_t>(start - stop);
+  const std::uint64_t mag = 0 - static_cast<std::uint64_t>(step);  // |step|, INT64_MIN too
+  return {start, step, static_cast<std::int64_t>((span - 1) / mag + 1)};
 }
 
 }  // namespace
@@ -157,6 +165,9 @@ Array Array::swapaxes(int a, int b) const {
 }
 
 Array Array::broadcast_to(const Shape& shape) const {
+  for (std::int64_t d : shape) {
+    if (d < 0) throw ValueError("all elements of broadcast shape must be non-negative");
+  }
   return Array(detail::broadcast_node(detail::leaf_of(*this, "broadcast_to"), shape));
 }
 
@@ -283,7 +294,9 @@ Array Array::index(std::span<const Index> idx) const {
     } else if (const auto* s = std::get_if<Slice>(&v)) {
       const SliceBounds b = slice_bounds(*s, n->shape[k]);
       m.offset[k] = b.length > 0 ? b.start : 0;
-      add_out(k, b.step, b.length);
+      // The step of a dim of at most one element is never applied: 1 keeps a huge step out of
+      // the stride products composed later.
+      add_out(k, b.length > 1 ? b.step : 1, b.length);
       ++k;
     } else if (std::holds_alternative<NewAxis>(v)) {
       add_out(-1, 0, 1);

@@ -38,7 +38,9 @@ DType scan_dtype(DType t) {
 
 Array scan_call(const char* op, algo::ScanOp kind, const Array& a, std::optional<int> axis,
                 std::optional<DType> dtype) {
-  const Array x(detail::leaf_of(a, op));
+  // NumPy scans a 0-d array given an axis as its one-element ravel (axis 0 or -1 only).
+  const Array x = a.ndim() == 0 && axis ? a.reshape({1}) : Array(detail::leaf_of(a, op));
+  if (dtype) detail::check_dtype(*dtype, op);
   const DType result = dtype ? *dtype : default_accumulation(x.dtype());
   const DType acc = scan_dtype(result);
   if (is_complex(x.dtype()) && !is_complex(acc)) {

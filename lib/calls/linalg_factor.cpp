@@ -123,7 +123,7 @@ QRResult qr(const Array& a, const std::string& mode) {
   const std::int64_t q_cols = complete ? m : k, r_rows = complete ? m : k;
   if (count * k == 0) {
     const Shape q_shape = impl::with_matrix(batch, m, q_cols);
-    return {complete ? eye(m, -1, 0, t).broadcast_to(q_shape) : zeros(q_shape, t),
+    return {complete ? eye(m, none, 0, t).broadcast_to(q_shape) : zeros(q_shape, t),
             zeros(impl::with_matrix(batch, r_rows, n), t)};
   }
   // Q's columns past the reflectors (complete, m > n) start as the identity's: LAPACK's orgqr

@@ -118,7 +118,7 @@ Array inv_impl(const Array& a, bool check) {
   const std::int64_t n = a.shape()[a.ndim() - 1];
   const std::int64_t count = impl::batch_shape(a.shape()).numel();
   if (count * n == 0) return zeros(a.shape(), t);
-  const Array eyes = eye(n, -1, 0, t).broadcast_to(a.shape());
+  const Array eyes = eye(n, none, 0, t).broadcast_to(a.shape());
   return impl::make_call(
       "linalg.inv", solve_text(t, n, count, count), {astype(a, t), eyes}, {{t, a.shape()}},
       [n, count, check](loom::detail::CallContext& ctx) {

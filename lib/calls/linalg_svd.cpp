@@ -148,7 +148,7 @@ SVDResult impl::svd_named(const Array& a, bool full_matrices, const char* fn) {
     const auto basis = [&](std::int64_t n, bool left) {
       const Shape s = left ? impl::with_matrix(batch, n, full_matrices ? n : k)
                            : impl::with_matrix(batch, full_matrices ? n : k, n);
-      return full_matrices ? eye(n, -1, 0, t).broadcast_to(s) : zeros(s, t);
+      return full_matrices ? eye(n, none, 0, t).broadcast_to(s) : zeros(s, t);
     };
     return {basis(rows, true), impl::singular_values(a, fn), basis(cols, false)};
   }

@@ -36,7 +36,7 @@ LstsqResult lstsq(const Array& a, const Array& b, std::optional<double> rcond) {
   const Array A = astype(a, t), B = astype(b2, t);
 
   Array x, s;
-  std::int64_t rank = 0;
+  std::int32_t rank = 0;  // NumPy's lstsq gives the rank as int32
   if (std::min(m, n) == 0) {
     x = zeros({n, k}, t);
     s = zeros({0}, rt);
@@ -44,7 +44,7 @@ LstsqResult lstsq(const Array& a, const Array& b, std::optional<double> rcond) {
     const SVDResult usv = impl::svd_named(A, false, "linalg.lstsq");
     s = usv.S;
     const Array large = s > cut * max(s, -1, true);
-    rank = count_nonzero(large).item<std::int64_t>();  // evaluates the SVD: the rank decides a shape
+    rank = static_cast<std::int32_t>(count_nonzero(large).item<std::int64_t>());  // evaluates the SVD: the rank decides a shape
     const Array sinv = where(large, 1 / s, 0);
     x = impl::product(impl::adjoint(usv.Vh), sinv.expand_dims(-1) * impl::product(impl::adjoint(usv.U), B));
   }

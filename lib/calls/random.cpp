@@ -17,6 +17,7 @@
 #include <loom/errors.hpp>
 #include <loom/ops.hpp>
 
+#include "graph/node.hpp"
 #include "calls/random_draw.hpp"
 
 namespace loom::random {
@@ -32,6 +33,7 @@ void check_shape(const Shape& shape, const char* op) {
 }
 
 void check_float(DType dtype, const char* op) {
+  detail::check_dtype(dtype, op);
   if (kind(dtype) != DKind::Float) {
     throw DTypeError(fmt::format("Unsupported dtype {} for {}", name(dtype), op));
   }
@@ -203,6 +205,7 @@ Array Generator::poisson(double lam, const Shape& shape) {
 // relative bias below r * 2^-64, under 2.4e-10 for every range up to 2^32 (all dtypes but the
 // 64-bit ones), and unobservable for wider ranges in any feasible sample.
 Array Generator::integers(std::int64_t low, std::int64_t high, const Shape& shape, DType dtype, bool endpoint) {
+  detail::check_dtype(dtype, "integers");
   if (kind(dtype) != DKind::Signed && kind(dtype) != DKind::Unsigned && dtype != DType::Bool) {
     throw DTypeError(fmt::format("Unsupported dtype {} for integers", name(dtype)));
   }

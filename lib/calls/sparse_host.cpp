@@ -48,14 +48,48 @@ template <class F> void visit_value(DType t, F&& f) {
   throw Error(fmt::format("internal: sparse values of dtype {}", name(t)));
 }
 
-// f(k, i, j) for each stored entry k at row i, column j.
+// The host paths check the index arrays whatever the matrix was built with (check_contents =
+// false skips only the construction-time check, as in scipy): a bad index is a loom error,
+// never a write or read out of bounds. Messages as scipy's check_format.
+void check_range(const std::vector<std::int64_t>& idx, std::int64_t limit, const char* what) {
+  for (std::int64_t v : idx) {
+    if (v < 0) throw ValueError(fmt::format("sparse: {} index values must be >= 0 (found {})", what, v));
+    if (v >= limit) {
+      throw ValueError(fmt::format("sparse: {} index values must be < {} (found {})", what, limit, v));
+    }
+  }
+}
+
+// An index pointer of `major` + 1 entries: 0 first, non-decreasing, at most nnz.
+void check_indptr(const std::vector<std::int64_t>& ptr, std::size_t nnz) {
+  if (ptr.empty() || ptr.front() != 0) throw ValueError("sparse: index pointer should start with 0");
+  for (std::size_t p = 0; p + 1 < ptr.size(); ++p) {
+    if (ptr[p + 1] < ptr[p]) {
+      throw ValueError("sparse: index pointer values must form a non-decreasing sequence");
+    }
+  }
+  if (static_cast<std::uint64_t>(ptr.back()) > nnz) {
+    throw ValueError(fmt::format(
+        "sparse: last value of index pointer ({}) should be less than the size of index and data "
+        "arrays ({})",
+        ptr.back(), nnz));
+  }
+}
+
+// f(k, i, j) for each stored entry k at row i, column j, after checking every index against
+// the shape.
 template <class F>
-void for_each_entry(Format format, const std::vector<std::int64_t>& major, const std::vector<std::int64_t>& minor,
-                    F&& f) {
+void for_each_entry(Format format, const Shape& shape, const std::vector<std::int64_t>& major,
+                    const std::vector<std::int64_t>& minor, F&& f) {
+  const std::int64_t rows = shape[0], cols = shape[1];
   if (format == Format::coo) {
-    for (std::size_t k = 0; k < minor.size(); ++k) f(k, major[k], minor[k]);
+    check_range(major, rows, "row");
+    check_range(minor, cols, "column");
+    for (std::size_t k = 0; k < minor.size() && k < major.size(); ++k) f(k, major[k], minor[k]);
     return;
   }
+  check_indptr(major, minor.size());
+  check_range(minor, format == Format::csr ? cols : rows, format == Format::csr ? "column" : "row");
   for (std::size_t p = 0; p + 1 < major.size(); ++p) {
     for (auto k = static_cast<std::size_t>(major[p]); k < static_cast<std::size_t>(major[p + 1]); ++k) {
       const auto q = static_cast<std::int64_t>(p);
@@ -80,7 +114,7 @@ void spmm(Format f, const Shape& shape, const HostArray& major, const HostArray&
     const T* v = reinterpret_cast<const T*>(data.data.data());
     const T* x = reinterpret_cast<const T*>(xt.data.data());
     std::vector<W> acc(out.numel(), W(0));
-    for_each_entry(f, ma, mi, [&](std::size_t k, std::int64_t i, std::int64_t j) {
+    for_each_entry(f, shape, ma, mi, [&](std::size_t k, std::int64_t i, std::int64_t j) {
       for (std::int64_t c = 0; c < n; ++c) {
         acc[static_cast<std::size_t>(c * rows + i)] += W(v[k]) * W(x[c * cols + j]);
       }
@@ -97,14 +131,17 @@ void to_dense(Format f, const Shape& shape, const HostArray& major, const HostAr
     const T* v = reinterpret_cast<const T*>(data.data.data());
     T* o = reinterpret_cast<T*>(out.data.data());
     std::fill(o, o + out.numel(), T(0));
-    for_each_entry(f, ma, mi, [&](std::size_t k, std::int64_t i, std::int64_t j) { o[i * shape[1] + j] += v[k]; });
+    for_each_entry(f, shape, ma, mi, [&](std::size_t k, std::int64_t i, std::int64_t j) { o[i * shape[1] + j] += v[k]; });
   });
 }
 
 void bucket(const HostArray& key, const HostArray& other, const HostArray& data, std::int64_t num_buckets,
             HostArray& offsets, HostArray& other_out, HostArray& data_out) {
-  compress_rows(key, num_buckets, offsets);
+  compress_rows(key, num_buckets, offsets);  // checks the keys
   const auto keys = indices_of(key), others = indices_of(other);
+  if (others.size() < keys.size() || data.numel() < keys.size()) {
+    throw ValueError("sparse: index and data arrays should have the same size");
+  }
   std::vector<std::int64_t> start = indices_of(offsets);  // the next free slot of each bucket
   const std::size_t item = itemsize(data.dtype);
   for (std::size_t k = 0; k < keys.size(); ++k) {
@@ -116,6 +153,7 @@ void bucket(const HostArray& key, const HostArray& other, const HostArray& data,
 
 void expand_offsets(const HostArray& offsets, HostArray& out) {
   const auto ptr = indices_of(offsets);
+  check_indptr(ptr, out.numel());
   for (std::size_t p = 0; p + 1 < ptr.size(); ++p) {
     for (auto k = ptr[p]; k < ptr[p + 1]; ++k) {
       store_index(out, static_cast<std::size_t>(k), static_cast<std::int64_t>(p));
@@ -125,7 +163,9 @@ void expand_offsets(const HostArray& offsets, HostArray& out) {
 
 void compress_rows(const HostArray& row, std::int64_t rows, HostArray& offsets) {
   std::vector<std::int64_t> start(static_cast<std::size_t>(rows) + 1, 0);
-  for (std::int64_t r : indices_of(row)) ++start[static_cast<std::size_t>(r) + 1];
+  const std::vector<std::int64_t> keys = indices_of(row);
+  check_range(keys, rows, "major");
+  for (std::int64_t r : keys) ++start[static_cast<std::size_t>(r) + 1];
   for (std::size_t b = 0; b < static_cast<std::size_t>(rows); ++b) start[b + 1] += start[b];
   for (std::size_t b = 0; b < start.size(); ++b) store_index(offsets, b, start[b]);
 }

@@ -74,20 +74,20 @@ std::string leaf_text(const codegen::Leaf& l, int j) {
 }
 
 
-// Library calls the plan reaches, with the plans that compute their inputs, indented.
-std::string calls_text(std::span<const detail::NodeRef> nodes, int depth) {
+// Library calls the plan reaches, in the order they run (a call after those it depends on), each
+// with the kernels that compute its inputs. A flat list: a chain of 10^6 calls is 10^6 lines,
+// not 10^6 levels of recursion.
+std::string calls_text(std::span<const detail::NodeRef> nodes) {
   std::string s;
-  const std::string pad(static_cast<std::size_t>(2 * depth), ' ');
   for (const auto& c : exec::pending_calls(nodes)) {
-    s += fmt::format("{}barrier: library call {}\n", pad, to_string(*c));
-    s += calls_text(c->inputs, depth + 1);
+    s += fmt::format("barrier: library call {}\n", to_string(*c));
     std::vector<detail::NodeRef> pending;
     for (const detail::NodeRef& in : c->inputs) {
       if (in->op != detail::Op::Buffer && in->op != detail::Op::Call && !in->realized()) pending.push_back(in);
     }
     if (pending.empty()) continue;
     const exec::Prepared prep = exec::prepare(pending);
-    s += fmt::format("{}  its inputs first: {} kernel(s)", pad, prep.kernels.size());
+    s += fmt::format("  its inputs first: {} kernel(s)", prep.kernels.size());
     for (const codegen::KernelPlan& kp : prep.kernels) s += " " + codegen::kernel_name(kp);
     s += "\n";
   }
@@ -100,7 +100,7 @@ std::string explain_string(const std::vector<Array>& arrays) {
   const std::vector<detail::NodeRef> nodes = nodes_of(arrays);
   const exec::Prepared prep = exec::prepare(nodes);
   const bool gpu = rt::has_gpu();
-  std::string s = calls_text(nodes, 0);
+  std::string s = calls_text(nodes);
   s += fmt::format("loom plan: {} kernel(s), {} view(s) of results, fusion {}{}{}\n",
                               prep.kernels.size(), prep.plan.view_roots.size(),
                               fusion_enabled() ? "on" : "off",

@@ -113,8 +113,7 @@ std::shared_ptr<const CompiledKernel> kernel_for(int device, const codegen::Kern
   if (cubin.empty()) {
     cubin = rt::compile_cubin(req).cubin;
     counters().compiles.fetch_add(1, std::memory_order_relaxed);
-    if (use_disk) {
-      disk_cache().store(key, cubin);
+    if (use_disk && disk_cache().store(key, cubin)) {
       counters().disk_writes.fetch_add(1, std::memory_order_relaxed);
     }
     lap(counters().compile_ns, clock);

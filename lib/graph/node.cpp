@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <loom/errors.hpp>
+
 namespace loom::detail {
 
 namespace {
@@ -27,6 +29,9 @@ constexpr OpInfo kOpInfo[] = {
 
 
 std::shared_ptr<Node> new_node(Op op, DType dtype, const Shape& shape) {
+  // Every array loom makes passes here: an extent product or a byte count past int64 (or a
+  // negative extent) is refused before any pass computes sizes or offsets from it.
+  checked_nbytes(shape, dtype, op_name(op));
   auto n = std::make_shared<Node>();
   n->op = op;
   n->dtype = dtype;
@@ -42,6 +47,39 @@ void note_calls(Node& n) {
 }  // namespace
 
 const OpInfo& op_info(Op op) { return kOpInfo[static_cast<int>(op)]; }
+
+void check_dtype(DType dtype, const char* op) {
+  if (static_cast<int>(dtype) >= kNumDTypes) {
+    throw DTypeError(fmt::format("{}: invalid dtype (loom::DType value {}; the valid ones are 0 "
+                                 "to {})",
+                                 op, static_cast<int>(dtype), kNumDTypes - 1));
+  }
+}
+
+std::int64_t checked_nbytes(const Shape& shape, DType dtype, const char* op) {
+  check_dtype(dtype, op);
+  // NumPy's rule: the itemsize times the non-zero extents must fit in a signed 64-bit size,
+  // even when another extent is 0.
+  std::int64_t nbytes = static_cast<std::int64_t>(itemsize(dtype));
+  bool empty = false;
+  for (std::int64_t d : shape) {
+    if (d < 0) {
+      throw ValueError(fmt::format("{}: negative dimensions are not allowed (shape {})", op,
+                                   to_string(shape)));
+    }
+    if (d == 0) {
+      empty = true;
+      continue;
+    }
+    if (__builtin_mul_overflow(nbytes, d, &nbytes)) {
+      throw ValueError(fmt::format(
+          "{}: array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+          "possible size. (shape {}, dtype {})",
+          op, to_string(shape), name(dtype)));
+    }
+  }
+  return empty ? 0 : nbytes;
+}
 
 const Node::Extra& Node::empty_extra() {
   static const Extra e;
@@ -60,24 +98,42 @@ Node::Extra& Node::mutable_extra() {
 }
 int num_ops() { return static_cast<int>(sizeof(kOpInfo) / sizeof(kOpInfo[0])); }
 
+namespace {
+// The list of the outermost ~Node on this thread (null when none runs). A plain pointer, so the
+// thread_local has no destructor: an Array with static or thread_local storage may die after
+// every other thread_local of its thread is gone (a list object here would be destroyed first).
+thread_local std::vector<std::shared_ptr<const void>>* t_pending = nullptr;
+}  // namespace
+
 Node::~Node() {
   // Destroying a node whose inputs nobody else holds would recurse once per level, and a graph
-  // built by a loop can be 10^5 levels deep. Inputs released while a node dies are queued on a
-  // per-thread list that the outermost destructor drains: no recursion, no allocation once the
-  // list has grown.
-  thread_local std::vector<NodeRef> pending;
-  thread_local bool draining = false;
+  // built by a loop can be 10^6 levels deep, through inputs or through library calls (a call
+  // node's CallSpec holds the call's inputs). While a node dies, what it held is queued on the
+  // list of the outermost destructor on this thread, which releases the queue in a loop.
+  std::shared_ptr<const void> call = extra_ ? std::move(extra_->call) : nullptr;
+  if (t_pending != nullptr) {
+    for (NodeRef& in : inputs) {
+      if (in) t_pending->push_back(std::move(in));
+    }
+    if (call) t_pending->push_back(std::move(call));
+    return;
+  }
+  // Outermost: nothing to queue when no input (or call) would die with this node.
+  bool dies = call && call.use_count() == 1;
+  for (const NodeRef& in : inputs) dies |= in && in.use_count() == 1;
+  if (!dies) return;  // the members release their references (one level at most)
+  std::vector<std::shared_ptr<const void>> pending;
   for (NodeRef& in : inputs) {
     if (in) pending.push_back(std::move(in));
   }
-  if (draining) return;
-  draining = true;
+  if (call) pending.push_back(std::move(call));
+  t_pending = &pending;
   while (!pending.empty()) {
-    NodeRef n = std::move(pending.back());
+    std::shared_ptr<const void> n = std::move(pending.back());
     pending.pop_back();
-    n.reset();  // may run ~Node of an input, which queues its own inputs here
+    n.reset();  // may run ~Node of an input (or ~CallSpec), which queue what they held here
   }
-  draining = false;
+  t_pending = nullptr;
 }
 
 NodeRef make_buffer(std::shared_ptr<Storage> storage, DType dtype, const Shape& shape,
@@ -178,6 +234,7 @@ const char* reduce_name(ReduceKind k) {
     case ReduceKind::All: return "all";
     case ReduceKind::Variance: return "variance";
     case ReduceKind::LogSumExp: return "logsumexp";
+    case ReduceKind::SumExp: return "sumexp";
   }
   return "?";
 }

@@ -59,6 +59,10 @@ enum class ReduceKind : std::uint8_t {
   All,
   Variance,   // Welford: sum of squared deviations / max(n - ddof, 0); ddof in Node::k()
   LogSumExp,  // online: max + log(sum(exp(x - max)))
+  // sum(exp(x - max)), the same online state as LogSumExp without the log: softmax is
+  // exp(x - max(x)) / SumExp(x), accurate where exp(x - logsumexp(x)) is not (|x| ~ 1000 in
+  // float32 carries ulp(lse) into the exponent). A term at the maximum counts exp(0) = 1.
+  SumExp,
 };
 const char* reduce_name(ReduceKind k);
 
@@ -154,7 +158,16 @@ struct Node {
   mutable std::atomic<const Realized*> realized_raw_{nullptr};
 };
 
-// --- factories: each checks invariants with assertions, not user errors ---
+// A dtype outside the enum (DType(99)) is a DTypeError naming the op: checked where a DType
+// enters loom from the user.
+void check_dtype(DType dtype, const char* op);
+// The byte size of an array of `shape` and `dtype`, with NumPy's ValueError "array is too big"
+// when the extents' product or the byte count does not fit in int64 (zero extents skipped, as
+// NumPy does), and a ValueError for a negative extent. Every node is checked when it is made.
+std::int64_t checked_nbytes(const Shape& shape, DType dtype, const char* op);
+
+// --- factories: each checks invariants with assertions, not user errors (but see new_node's
+// size check, the one guard every array passes) ---
 NodeRef make_buffer(std::shared_ptr<Storage> storage, DType dtype, const Shape& shape,
                     const Shape& strides, std::int64_t offset);
 NodeRef make_constant(const Scalar& value, bool weak);  // 0-d, value.dtype

@@ -52,6 +52,8 @@ DType promote_float(DType a, DType b) {
 }  // namespace
 
 DType promote_types(DType a, DType b) {
+  detail::check_dtype(a, "promote_types");
+  detail::check_dtype(b, "promote_types");
   if (a == b) return a;
   if (a == DType::Bool) return b;
   if (b == DType::Bool) return a;

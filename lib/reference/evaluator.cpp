@@ -244,23 +244,35 @@ HostArray gather(const ::loom::detail::Storage& storage, DType dtype, const Shap
   return out;
 }
 
-std::vector<HostArray> evaluate(std::span<const NodeRef> outputs, const ReadStorage& read) {
-  // Post-order over the graph, stopping at buffers and evaluated nodes; each node's value is
-  // dropped once its last consumer has run.
+namespace {
+
+// The nodes a node's value is computed from: its inputs, or (an unevaluated library call) the
+// call's inputs. Leaves and evaluated nodes have none.
+std::span<const NodeRef> sources(const Node& n) {
+  if (n.realized()) return {};
+  if (n.op == Op::Call) return n.call()->inputs;
+  if (::loom::detail::is_leaf(n.op)) return {};
+  return {n.inputs.data(), static_cast<std::size_t>(n.num_inputs)};
+}
+
+std::vector<HostArray> evaluate_graph(std::span<const NodeRef> outputs, const ReadStorage& read) {
+  // Post-order over the graph, through library calls to their inputs (iterative: a chain of
+  // 10^6 calls or ops is as deep as the stack would allow), stopping at buffers and evaluated
+  // nodes; each node's value is dropped once its last consumer has run.
   std::vector<const Node*> order;
   std::unordered_map<const Node*, int> uses;
   {
     std::unordered_map<const Node*, bool> seen;
-    std::vector<std::pair<const Node*, int>> stack;
+    std::vector<std::pair<const Node*, std::size_t>> stack;
     for (const NodeRef& o : outputs) {
       if (seen[o.get()]) continue;
       seen[o.get()] = true;
       stack.emplace_back(o.get(), 0);
       while (!stack.empty()) {
         auto& [n, next] = stack.back();
-        const bool leaf = ::loom::detail::acts_as_leaf(*n);
-        if (!leaf && next < n->num_inputs) {
-          const Node* in = n->inputs[static_cast<std::size_t>(next++)].get();
+        const std::span<const NodeRef> src = sources(*n);
+        if (next < src.size()) {
+          const Node* in = src[next++].get();
           ++uses[in];
           if (!seen[in]) {
             seen[in] = true;
@@ -275,8 +287,9 @@ std::vector<HostArray> evaluate(std::span<const NodeRef> outputs, const ReadStor
   }
   for (const NodeRef& o : outputs) ++uses[o.get()];  // outputs are never dropped early
 
-  // A library call runs once for all of its outputs: its inputs are evaluated (recursively,
-  // they may hold calls too), then its host implementation.
+  std::unordered_map<const Node*, std::shared_ptr<HostArray>> vals;
+  // A library call runs once for all of its outputs, on its inputs' values (computed earlier in
+  // the order), with its host implementation.
   std::unordered_map<const ::loom::detail::CallSpec*, std::vector<HostArray>> calls;
   const auto call_outputs = [&](const ::loom::detail::CallSpec& c) -> const std::vector<HostArray>& {
     auto it = calls.find(&c);
@@ -285,16 +298,14 @@ std::vector<HostArray> evaluate(std::span<const NodeRef> outputs, const ReadStor
       throw Error(fmt::format("{}: needs a GPU ({}), and the host evaluator has no implementation of it",
                               c.name, c.text));
     }
-    std::vector<HostArray> ins = evaluate(c.inputs, read);
     std::vector<const HostArray*> in_ptrs;
-    for (const HostArray& h : ins) in_ptrs.push_back(&h);
+    for (const NodeRef& in : c.inputs) in_ptrs.push_back(vals.at(in.get()).get());
     std::vector<HostArray> outs;
     for (const ::loom::detail::CallOutput& o : c.outputs) outs.push_back(make(o.dtype, o.shape));
     c.host(in_ptrs, outs);
     return calls.emplace(&c, std::move(outs)).first->second;
   };
 
-  std::unordered_map<const Node*, std::shared_ptr<HostArray>> vals;
   for (const Node* n : order) {
     auto out = std::make_shared<HostArray>(make(n->dtype, n->shape));
     if (auto r = n->realized()) {
@@ -322,17 +333,28 @@ std::vector<HostArray> evaluate(std::span<const NodeRef> outputs, const ReadStor
         }
       }
     }
-    vals[n] = out;
-    if (!::loom::detail::acts_as_leaf(*n)) {
-      for (int i = 0; i < n->num_inputs; ++i) {
-        const Node* in = n->inputs[static_cast<std::size_t>(i)].get();
-        if (--uses[in] == 0) vals.erase(in);
-      }
+    for (const NodeRef& in : sources(*n)) {
+      if (--uses[in.get()] == 0) vals.erase(in.get());
     }
+    vals[n] = out;
   }
   std::vector<HostArray> result;
   for (const NodeRef& o : outputs) result.push_back(*vals.at(o.get()));
   return result;
+}
+
+}  // namespace
+
+std::vector<HostArray> evaluate(std::span<const NodeRef> outputs, const ReadStorage& read) {
+  try {
+    return evaluate_graph(outputs, read);
+  } catch (const std::bad_alloc&) {
+    throw OutOfMemory("out of host memory: the host evaluator could not allocate its arrays "
+                      "(std::bad_alloc)", 0);
+  } catch (const std::length_error&) {
+    throw OutOfMemory("out of host memory: an array is too large for the host evaluator "
+                      "(std::length_error)", 0);
+  }
 }
 
 }  // namespace loom::ref

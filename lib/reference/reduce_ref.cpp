@@ -48,7 +48,7 @@ template <class V> bool has_nan(V v) {
   else return false;
 }
 
-// A real number for the float-only kinds (Variance, LogSumExp) when another type reaches them.
+// A real number for the float-only kinds (Variance, LogSumExp, SumExp) when another type reaches them.
 template <class V> long double as_real(V v) {
   if constexpr (is_complex_v<V>) return static_cast<long double>(v.real());
   else return static_cast<long double>(v);
@@ -161,6 +161,24 @@ template <class V> V logsumexp_of(const std::vector<V>& xs) {
   return cast_value<V>(static_cast<double>(m + std::log(s)));
 }
 
+// sum(exp(x - max(x))), a term at the maximum counting exp(0) = 1 (rows of -inf count their
+// elements; a row holding +inf counts its +infs), as the device's online state does.
+template <class V> V sumexp_of(const std::vector<V>& xs) {
+  using W = long double;
+  W m = -std::numeric_limits<W>::infinity();
+  for (V x : xs) {
+    const W r = as_real(x);
+    if (std::isnan(r)) return cast_value<V>(std::numeric_limits<double>::quiet_NaN());
+    m = std::max(m, r);
+  }
+  W s = 0;
+  for (V x : xs) {
+    const W r = as_real(x);
+    s += r == m ? W(1) : std::exp(r - m);
+  }
+  return cast_value<V>(static_cast<double>(s));
+}
+
 template <class R> void store(const std::vector<R>& vals, HostArray& out) {
   visit_dtype(out.dtype, [&]<class O>() {
     O* dst = reinterpret_cast<O*>(out.data.data());
@@ -237,6 +255,7 @@ HostArray reduce(const detail::Node& n, const HostArray& in) {
         return;
       }
       case ReduceKind::LogSumExp: run([](XS xs) { return logsumexp_of(xs); }); return;
+      case ReduceKind::SumExp: run([](XS xs) { return sumexp_of(xs); }); return;
     }
   });
   return out;

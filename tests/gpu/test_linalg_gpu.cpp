@@ -329,7 +329,7 @@ TEST_CASE("linalg gpu: cholesky gives L L^H = A (and U^H U); not positive defini
     // Only the lower (upper) triangle is read: junk in the other changes nothing.
     CHECK(err(host(la::cholesky(with_junk(as[0], t, true)))[0], ls[0]) < tol(t, n));
     CHECK(err(host(la::cholesky(with_junk(as[0], t, false), true))[0], us[0]) < tol(t, n));
-    REQUIRE_THROWS_MATCHES(la::cholesky(-loom::eye(4, -1, 0, t)).eval(), loom::LinAlgError,
+    REQUIRE_THROWS_MATCHES(la::cholesky(-loom::eye(4, loom::none, 0, t)).eval(), loom::LinAlgError,
                            WhatContains("Matrix is not positive definite"));
   }
 }
@@ -444,7 +444,7 @@ TEST_CASE("linalg gpu: lstsq, pinv, matrix_rank, cond and the SVD norms", "[gpu]
     const Mat low = mul(host(random(t, {9, 3}, rng))[0], host(random(t, {3, 7}, rng))[0]);
     CHECK(la::matrix_rank(upload(low.v, {9, 7}, loom::is_complex(t) ? DType::Complex128 : DType::Float64))
               .item<std::int64_t>() == 3);
-    CHECK(la::matrix_rank(loom::eye(5, -1, 0, t)).item<std::int64_t>() == 5);
+    CHECK(la::matrix_rank(loom::eye(5, loom::none, 0, t)).item<std::int64_t>() == 5);
     std::vector<double> d(16, 0.0);
     for (int i = 0; i < 4; ++i) d[static_cast<std::size_t>(i * 5)] = i + 1.0;  // diag(1, 2, 3, 4)
     const Array dm = loom::asarray(d, {4, 4}).astype(t);

@@ -8,6 +8,7 @@
 
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <random>
 
 #include <loom/loom.hpp>
@@ -27,6 +28,13 @@ struct Fn {
   bool floats_only;
 };
 
+// argmax / argmin take one axis or none (NumPy's signature); several axes are skipped.
+Array arg(const Array& a, const loom::Axes& x, bool is_max) {
+  if (!x.is_all() && x.list().size() != 1) throw loom::DTypeError("argmax: one axis");
+  const std::optional<int> ax = x.is_all() ? std::nullopt : std::optional<int>(static_cast<int>(x.list()[0]));
+  return is_max ? loom::argmax(a, ax) : loom::argmin(a, ax);
+}
+
 std::vector<Fn> functions() {
   using A = const Array&;
   using X = const loom::Axes&;
@@ -42,10 +50,19 @@ std::vector<Fn> functions() {
       {"var", [](A a, X x) { return loom::var(a, x); }, false, false},
       {"std ddof=1", [](A a, X x) { return loom::std(a, x, false, 1); }, false, false},
       {"norm", [](A a, X x) { return loom::linalg::norm(a, {}, x); }, false, false},
-      {"nansum", [](A a, X x) { return loom::nansum(a, x); }, false, true},
-      {"nanmax", [](A a, X x) { return loom::nanmax(a, x); }, true, true},
+      // The nan-functions on every dtype: integers have no NaN, and nanmax/nanmin of them
+      // start from the type's extremes (they once started from a float NaN's bits).
+      {"nansum", [](A a, X x) { return loom::nansum(a, x); }, false, false},
+      {"nanmax", [](A a, X x) { return loom::nanmax(a, x); }, true, false},
+      {"nanmin", [](A a, X x) { return loom::nanmin(a, x); }, true, false},
+      {"nanmean", [](A a, X x) { return loom::nanmean(a, x); }, false, false},
+      {"ptp", [](A a, X x) { return loom::ptp(a, x); }, true, false},
+      {"argmax", [](A a, X x) { return arg(a, x, true); }, true, false},
+      {"argmin", [](A a, X x) { return arg(a, x, false); }, true, false},
+      {"average", [](A a, X x) { return loom::average(a, x); }, false, false},
       {"logsumexp", [](A a, X x) { return loom::logsumexp(a, x); }, false, true},
       {"softmax", [](A a, X x) { return loom::softmax(a, x); }, false, true},
+      {"log_softmax", [](A a, X x) { return loom::log_softmax(a, x); }, false, true},
   };
 }
 
@@ -57,7 +74,8 @@ std::pair<double, double> tolerance(const Fn& fn, DType in, DType out, std::int6
   if (loom::is_half(in) || loom::is_half(out)) eps = out == DType::BFloat16 ? 8e-3 : 1e-3;
   const std::string name = fn.name;
   if (name == "prod") return {64 * eps * static_cast<double>(n), 1e-30};
-  if (name == "softmax") return {8 * eps * static_cast<double>(n), 1e-30};  // through log(sum)
+  if (name == "softmax") return {8 * eps * static_cast<double>(n), 1e-30};  // exp(x - max) / sum
+  if (name == "log_softmax") return {8 * eps * static_cast<double>(n), 8 * eps * mag};
   const double atol = 4.0 * eps * static_cast<double>(n) * mag;
   return {16 * eps, std::max(atol, 1e-30)};
 }
@@ -114,15 +132,26 @@ TEST_CASE("every reduction on every dtype, inner, outer and all axes", "[gpu][re
             "contiguous", 31);
 }
 
-TEST_CASE("reductions over middle, several, transposed, strided and broadcast inputs", "[gpu][reductions][layouts]") {
-  const std::vector<DType> some = {DType::Float32, DType::Int32, DType::Float16, DType::Complex64,
-                                   DType::Bool, DType::Float64};
-  check_all({5, 67, 41}, some, {1, loom::Axes{0, 2}, -1}, [](const Array& a) { return a; }, "3-d", 32);
-  check_all({67, 300}, some, {1, 0}, [](const Array& a) { return a.T(); }, "transposed", 33);
-  check_all({67, 300}, some, {1, 0},
+// Every reduction on every dtype in each layout (one test case a layout, so the sharded suite
+// spreads them).
+TEST_CASE("reductions over middle and several axes of a 3-d input", "[gpu][reductions][layouts]") {
+  check_all({5, 67, 41}, loom::test::all_dtypes(), {1, loom::Axes{0, 2}, -1}, [](const Array& a) { return a; },
+            "3-d", 32);
+}
+
+TEST_CASE("reductions of a transposed input", "[gpu][reductions][layouts]") {
+  check_all({67, 300}, loom::test::all_dtypes(), {1, 0}, [](const Array& a) { return a.T(); }, "transposed", 33);
+}
+
+TEST_CASE("reductions of a strided input", "[gpu][reductions][layouts]") {
+  check_all({67, 300}, loom::test::all_dtypes(), {1, 0},
             [](const Array& a) { return a[{loom::Slice(1, loom::none, 2), loom::Slice(loom::none, loom::none, -3)}]; },
             "strided", 34);
-  check_all({1, 300}, some, {1, 0}, [](const Array& a) { return a.broadcast_to({45, 300}); }, "broadcast", 35);
+}
+
+TEST_CASE("reductions of a broadcast input", "[gpu][reductions][layouts]") {
+  check_all({1, 300}, loom::test::all_dtypes(), {1, 0}, [](const Array& a) { return a.broadcast_to({45, 300}); },
+            "broadcast", 35);
 }
 
 TEST_CASE("fused prologue and epilogue give the reference's values", "[gpu][reductions][fusion]") {

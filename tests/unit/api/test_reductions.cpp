@@ -141,7 +141,12 @@ TEST_CASE("reduction errors carry NumPy's type and wording", "[reductions]") {
                          WhatContains("axis -3 is out of bounds for array of dimension 2"));
   REQUIRE_THROWS_MATCHES(loom::argmax(x, 2), loom::IndexError,
                          WhatContains("axis 2 is out of bounds for array of dimension 2"));
-  REQUIRE_THROWS_MATCHES(loom::sum(Array(1.0), 0), loom::IndexError,
+  // NumPy's ufunc reductions take axis 0 of a 0-d array; mean and var do not, nor does a list.
+  REQUIRE_THROWS_MATCHES(loom::sum(Array(1.0), 1), loom::IndexError,
+                         WhatContains("axis 1 is out of bounds for array of dimension 0"));
+  REQUIRE_THROWS_MATCHES(loom::mean(Array(1.0), 0), loom::IndexError,
+                         WhatContains("axis 0 is out of bounds for array of dimension 0"));
+  REQUIRE_THROWS_MATCHES(loom::sum(Array(1.0), {0}), loom::IndexError,
                          WhatContains("axis 0 is out of bounds for array of dimension 0"));
   REQUIRE_THROWS_MATCHES(loom::sum(x, {0, 0}), loom::ValueError,
                          WhatContains("duplicate value in 'axis'"));

@@ -1,5 +1,6 @@
 // The on-disk kernel cache: keys, atomic writes, permissions, and rejection of bad entries.
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 
@@ -172,6 +174,72 @@ TEST_CASE("an unusable cache directory disables the cache without throwing", "[d
   DiskCache empty("");
   REQUIRE_FALSE(empty.enabled());
   REQUIRE_NOTHROW(empty.store(kKey, fake_cubin(10, 1)));
+}
+
+TEST_CASE("a directory other users can write into is not trusted", "[diskcache]") {
+  TempDir tmp;
+  // A planted entry with a correct header and checksum, in a world-writable directory.
+  const std::string dir = tmp.path + "/shared";
+  {
+    DiskCache writer(dir);
+    REQUIRE(writer.store(kKey, fake_cubin(500, 4)));
+  }
+  for (const unsigned mode : {0777u, 0770u, 0720u, 0702u}) {
+    INFO("mode " << std::oct << mode);
+    REQUIRE(::chmod(dir.c_str(), mode) == 0);
+    DiskCache cache(dir);
+    REQUIRE_FALSE(cache.load(kKey).has_value());  // refused: not even opened
+    REQUIRE_FALSE(cache.enabled());
+    REQUIRE_FALSE(cache.store(kOtherKey, fake_cubin(10, 1)));
+    REQUIRE_FALSE(fs::exists(cache.path_of(kOtherKey)));
+  }
+  REQUIRE(::chmod(dir.c_str(), 0755) == 0);  // readable by others is fine: only writes matter
+  DiskCache ok(dir);
+  REQUIRE(ok.load(kKey) == fake_cubin(500, 4));
+  if (::geteuid() == 0) {  // as root: a directory owned by another user is refused too
+    REQUIRE(::chown(dir.c_str(), 65534, 65534) == 0);
+    DiskCache other(dir);
+    REQUIRE_FALSE(other.load(kKey).has_value());
+    REQUIRE_FALSE(other.enabled());
+  }
+}
+
+TEST_CASE("entries that are not regular files of ours are misses, not hangs or follows", "[diskcache]") {
+  TempDir tmp;
+  DiskCache cache(tmp.path + "/c");
+  REQUIRE(cache.store(kOtherKey, fake_cubin(300, 2)));
+  // A FIFO at an entry's name: open must not block, and the entry is dropped.
+  REQUIRE(::mkfifo(cache.path_of(kKey).c_str(), 0600) == 0);
+  REQUIRE_FALSE(cache.load(kKey).has_value());
+  REQUIRE_FALSE(fs::exists(cache.path_of(kKey)));
+  // A symlink to a good entry of another key: not followed (and removed).
+  fs::create_symlink(cache.path_of(kOtherKey), cache.path_of(kKey));
+  REQUIRE_FALSE(cache.load(kKey).has_value());
+  REQUIRE_FALSE(fs::is_symlink(fs::symlink_status(cache.path_of(kKey))));
+  // A directory at an entry's name: a miss, and the cache stays on for the other entries.
+  fs::create_directory(cache.path_of(kKey));
+  REQUIRE_FALSE(cache.load(kKey).has_value());
+  REQUIRE_FALSE(cache.store(kKey, fake_cubin(10, 1)));  // cannot replace it: not counted as a write
+  REQUIRE(cache.enabled());
+  REQUIRE(cache.load(kOtherKey) == fake_cubin(300, 2));
+  REQUIRE(cache.counters().writes == 1);
+}
+
+TEST_CASE("temp files of writers that died are removed", "[diskcache]") {
+  TempDir tmp;
+  const std::string dir = tmp.path + "/c";
+  REQUIRE(::mkdir(dir.c_str(), 0700) == 0);
+  const std::string stale = dir + "/.tmp-" + kKey.hex() + "-abcdef";
+  const std::string fresh = dir + "/.tmp-" + kOtherKey.hex() + "-ghijkl";
+  write_file(stale, {'x'});
+  write_file(fresh, {'y'});
+  const auto old = fs::file_time_type::clock::now() - std::chrono::hours(2);
+  fs::last_write_time(stale, old);
+  DiskCache cache(dir);
+  REQUIRE_FALSE(cache.load(kKey).has_value());
+  REQUIRE_FALSE(fs::exists(stale));
+  REQUIRE(fs::exists(fresh));  // may belong to a live writer
+  REQUIRE(cache.counters().stale_removed == 1);
 }
 
 TEST_CASE("concurrent stores of one key leave one good entry", "[diskcache]") {
