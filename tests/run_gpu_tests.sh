@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # Runs the whole GPU test suite in parallel shards that share one kernel cache, and prints one
 # summary. The suite in one process takes over 13 minutes on an H100 (thousands of cold NVRTC
-# compiles); 12 shards take about 3.
+# compiles); 16 shards take about 4.
 #
 # Usage: tests/run_gpu_tests.sh [BUILD_DIR] [SHARDS] [-- extra Catch2 arguments]
 #   BUILD_DIR  where loom_gpu_tests was built (default: build)
-#   SHARDS     parallel processes (default: 12; each compiles on its own CPU core)
+#   SHARDS     parallel processes (default: 16; each compiles on its own CPU core)
 # Environment: LOOM_CACHE_DIR (default: a fresh directory under /tmp, shared by the shards),
 #   GPU_TEST_TIMEOUT (seconds per shard, default 560), GPU_TEST_LOGS (where the shard logs go,
 #   default: $OUT when set, else a temporary directory).
 # Exit status: 0 when every shard passed, 1 otherwise (77 when there is no GPU).
 set -u
 build=${1:-build}
-shards=${2:-12}
+shards=${2:-16}
 shift $(( $# > 2 ? 2 : $# ))
 [ "${1:-}" = "--" ] && shift
 bin="$build/tests/loom_gpu_tests"

@@ -82,8 +82,8 @@ std::int64_t checked_nbytes(const Shape& shape, DType dtype, const char* op) {
 }
 
 const Node::Extra& Node::empty_extra() {
-  static const Extra e;
-  return e;
+  static const Extra* e = new Extra();  // never destroyed: nodes may outlive static destructors
+  return *e;
 }
 
 void Node::set_realized(std::shared_ptr<const Realized> r) const {

@@ -147,15 +147,21 @@ template <class V> V variance_of(const std::vector<V>& xs, std::int64_t ddof) {
 
 // max + log(sum(exp(x - max))); NaN if any is NaN, the max itself when it is infinite (-inf for
 // an empty reduction or all -inf).
-template <class V> V logsumexp_of(const std::vector<V>& xs) {
-  using W = long double;
-  W m = -std::numeric_limits<W>::infinity();
+// The largest element as a real number, or NaN when any element is NaN.
+template <class V> long double max_or_nan(const std::vector<V>& xs) {
+  long double m = -std::numeric_limits<long double>::infinity();
   for (V x : xs) {
-    const W r = as_real(x);
-    if (std::isnan(r)) return cast_value<V>(std::numeric_limits<double>::quiet_NaN());
+    const long double r = as_real(x);
+    if (std::isnan(r)) return r;
     m = std::max(m, r);
   }
-  if (std::isinf(m)) return cast_value<V>(static_cast<double>(m));
+  return m;
+}
+
+template <class V> V logsumexp_of(const std::vector<V>& xs) {
+  using W = long double;
+  const W m = max_or_nan(xs);
+  if (std::isnan(m) || std::isinf(m)) return cast_value<V>(static_cast<double>(m));
   W s = 0;
   for (V x : xs) s += std::exp(as_real(x) - m);
   return cast_value<V>(static_cast<double>(m + std::log(s)));
@@ -165,12 +171,8 @@ template <class V> V logsumexp_of(const std::vector<V>& xs) {
 // elements; a row holding +inf counts its +infs), as the device's online state does.
 template <class V> V sumexp_of(const std::vector<V>& xs) {
   using W = long double;
-  W m = -std::numeric_limits<W>::infinity();
-  for (V x : xs) {
-    const W r = as_real(x);
-    if (std::isnan(r)) return cast_value<V>(std::numeric_limits<double>::quiet_NaN());
-    m = std::max(m, r);
-  }
+  const W m = max_or_nan(xs);
+  if (std::isnan(m)) return cast_value<V>(static_cast<double>(m));
   W s = 0;
   for (V x : xs) {
     const W r = as_real(x);

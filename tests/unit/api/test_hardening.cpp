@@ -5,8 +5,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <pthread.h>
-
 #include <chrono>
 #include <cstdlib>
 #include <cstdint>
@@ -20,6 +18,7 @@
 #include "codegen/kernel_plan.hpp"
 #include "codegen/partition.hpp"
 #include "runtime/device.hpp"
+#include "support/small_stack.hpp"
 #include "support/test_support.hpp"
 
 using loom::Array;
@@ -30,28 +29,7 @@ namespace {
 
 // Runs f on a thread with a small stack (256 KiB): any recursion per node or per call level
 // overflows it long before a chain of 10^6.
-void on_small_stack(const std::function<void()>& f) {
-  struct Job {
-    const std::function<void()>* f;
-    std::exception_ptr error;
-  } job{&f, nullptr};
-  pthread_attr_t attr;
-  REQUIRE(pthread_attr_init(&attr) == 0);
-  REQUIRE(pthread_attr_setstacksize(&attr, 256 * 1024) == 0);
-  pthread_t t;
-  REQUIRE(pthread_create(&t, &attr, [](void* p) -> void* {
-    auto* j = static_cast<Job*>(p);
-    try {
-      (*j->f)();
-    } catch (...) {
-      j->error = std::current_exception();
-    }
-    return nullptr;
-  }, &job) == 0);
-  pthread_join(t, nullptr);
-  pthread_attr_destroy(&attr);
-  if (job.error) std::rethrow_exception(job.error);
-}
+void on_small_stack(const std::function<void()>& f) { loom::test::on_small_stack(f, 256 * 1024); }
 
 // 10^6 (the bar); LOOM_TEST_CHAIN overrides it for the sanitizer build, whose 10x
 // slower host code makes a chain of 10^5 (still far past any stack) the affordable length.

@@ -44,7 +44,7 @@ std::pair<Array, Array> reverse_and_sum(const Array& x) {
 
 }  // namespace
 
-TEST_CASE("a call's outputs are leaves; work around it fuses", "[calls]") {
+TEST_CASE("a call's outputs are leaves, work around it fuses", "[calls]") {
   const Array x = loom::arange(6).astype(DType::Float64) * 2 + 1;  // fused into the call's input
   auto [rev, total] = reverse_and_sum(x);
   const Array y = loom::exp(rev) * total + 1;

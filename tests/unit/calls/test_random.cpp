@@ -111,7 +111,7 @@ TEST_CASE("argument errors use NumPy's wording", "[random][errors]") {
   CHECK(g.position() == 8);  // the two scalar draws that succeeded (4 words each); refusals reserve nothing
 }
 
-TEST_CASE("a draw is a barrier; the distribution fuses into its consumer", "[random][calls]") {
+TEST_CASE("a draw is a barrier, the distribution fuses into its consumer", "[random][calls]") {
   Generator g(42);
   const Array y = g.normal(2, 3, {1000}, DType::Float32) + 1.0f;
   const std::string plan = loom::explain_string({y});
@@ -138,7 +138,7 @@ TEST_CASE("the position advances when a draw is built, by whole 4-word blocks", 
   CHECK(values(copy.random({4})) == values(g.random({4})));  // a copy continues the same stream
 }
 
-TEST_CASE("same seed, same numbers; different seeds differ", "[random]") {
+TEST_CASE("same seed, same numbers, different seeds differ", "[random]") {
   for (const char* bitgen : {"philox", "xorwow", "mrg32k3a"}) {
     INFO(bitgen);
     Generator a(123, bitgen), b(123, bitgen), c(124, bitgen);
@@ -195,7 +195,7 @@ TEST_CASE("uniforms are cuRAND's 32-bit words, scaled exactly", "[random]") {
   }
 }
 
-TEST_CASE("uniform floats lie in [0, 1), also in 16 bits", "[random][stats]") {
+TEST_CASE("uniform floats lie in 0 <= u < 1, also in 16 bits", "[random][stats]") {
   Generator g(5);
   for (DType t : {DType::Float64, DType::Float32, DType::Float16, DType::BFloat16}) {
     INFO(loom::name(t));

@@ -46,7 +46,7 @@ void check_doubles(const std::vector<double>& got, const std::vector<double>& wa
 
 }  // namespace
 
-TEST_CASE("sort: shapes and dtypes as NumPy; the call is a barrier", "[sorting]") {
+TEST_CASE("sort: shapes and dtypes as NumPy, the call is a barrier", "[sorting]") {
   const Array x = loom::arange(12).reshape({3, 4}).astype(loom::float32);
   CHECK(loom::sort(x).shape() == loom::Shape{3, 4});
   CHECK(loom::sort(x).dtype() == DType::Float32);
@@ -265,7 +265,7 @@ TEST_CASE("cumsum and cumprod: NumPy's accumulation dtypes and axes", "[sorting]
   CHECK_THAT(loom::explain_string({loom::cumsum(m, 0)}), Contains("cub::DeviceScan::InclusiveScanByKey (sum), int64"));
 }
 
-TEST_CASE("unique: sorted values, first index, inverse, counts; NaNs collapse", "[sorting][eager]") {
+TEST_CASE("unique: sorted values, first index, inverse, counts, NaNs collapse", "[sorting][eager]") {
   const Array x = f64({3, 1, 2, 3, 1, kNaN, kNaN});
   const loom::UniqueResult u = loom::unique(x, true, true, true);
   CHECK(u.values.is_evaluated());

@@ -173,7 +173,7 @@ TEST_CASE("products with vectors and matrices, every format", "[sparse]") {
              Equals(std::vector<double>{5, 5, 5, 6}));
 }
 
-TEST_CASE("product dtypes follow promotion; float32 and complex values", "[sparse]") {
+TEST_CASE("product dtypes follow promotion, float32 and complex values", "[sparse]") {
   const sp::csr_matrix a = example().astype(DType::Float32);
   CHECK(a.dtype() == DType::Float32);
   const Array x32 = loom::asarray(std::vector<float>{1, 2, 3, 4});

@@ -104,7 +104,7 @@ TEST_CASE("a graph that grows without eval is cut into bounded kernels", "[fusio
   CHECK_THAT(loom::explain_string({x}), Catch::Matchers::Contains("would exceed 256 ops"));
 }
 
-TEST_CASE("reshapes of computed arrays fuse; non-viewable reshapes copy first", "[fusion][reshape]") {
+TEST_CASE("reshapes of computed arrays fuse, non-viewable reshapes copy first", "[fusion][reshape]") {
   const Array a = loom::empty({64, 48}, DType::Float32);
   // Merging dims of a computed array: the loop is refined so every read stays affine.
   const auto merged = prepared({(a + 1).reshape({-1}) * loom::empty({64 * 48}, DType::Float32)});

@@ -263,7 +263,7 @@ TEST_CASE("pool: split keeps a worthwhile remainder, hands a near fit out whole"
   check_all_coalesced(pool, backing);
 }
 
-TEST_CASE("pool: zero bytes gives distinct blocks; nullptr free is ignored", "[pool]") {
+TEST_CASE("pool: zero bytes gives distinct blocks, nullptr free is ignored", "[pool]") {
   CountingBacking backing;
   BfcPool pool(backing, options());
   void* a = pool.allocate(0, 0);
