@@ -27,7 +27,8 @@ mkdir -p "$logs"
 "$bin" --list-test-names-only > "$work/names.txt"
 rc=$?
 if [ $rc -eq 77 ]; then echo "run_gpu_tests: no GPU (exit 77)"; exit 77; fi
-sed -i '/^$/d; s/,/\\,/g' "$work/names.txt"
+# (gpu_main prints the device's name first: not a test case.)
+sed -i '/^$/d; /^loom_gpu_tests on /d; s/,/\\,/g' "$work/names.txt"
 total=$(wc -l < "$work/names.txt")
 # Round-robin: the slow cases of one file (listed together) spread over the shards.
 awk -v n="$shards" -v dir="$work" '{ print > (dir "/shard" (NR % n) ".txt") }' "$work/names.txt"
