@@ -30,6 +30,7 @@ void check_shape(const Shape& shape, const char* op) {
   for (std::int64_t d : shape) {
     if (d < 0) throw ValueError(fmt::format("{}: negative dimensions are not allowed", op));
   }
+  detail::checked_nbytes(shape, DType::Float64, op);  // the count (and 8-byte draws) fit int64
 }
 
 void check_float(DType dtype, const char* op) {

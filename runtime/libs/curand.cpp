@@ -89,12 +89,20 @@ void generate(Handle& h, const Draw& d, void* out) {
 // destructors could run after the CUDA runtime has been torn down. cuRAND allocates a device
 // generator's state itself (it takes no workspace): the one memory of loom::random outside the
 // pool (per-thread states for XORWOW and MRG32k3a; Philox is counter-based).
-std::mutex g_handles_mu;
-std::map<std::pair<int, RngType>, std::unique_ptr<Handle>> g_handles;  // device -1: the host
+// The table is itself never destroyed (a global map would be, at exit, dropping the handles).
+struct Handles {
+  std::mutex mu;
+  std::map<std::pair<int, RngType>, std::unique_ptr<Handle>> by_device;  // device -1: the host
+};
+Handles& handles() {
+  static auto* t = new Handles();
+  return *t;
+}
 
 Handle& handle(int device, RngType type) {
-  std::lock_guard lock(g_handles_mu);
-  auto& h = g_handles[{device, type}];
+  Handles& t = handles();
+  std::lock_guard lock(t.mu);
+  auto& h = t.by_device[{device, type}];
   if (!h) {
     auto fresh = std::make_unique<Handle>();
     if (device < 0) {
