@@ -17,12 +17,8 @@ using detail::NodeRef;
 
 namespace {
 
-void check_shape(const Shape& shape, DType dtype, const char* op) {
-  for (std::int64_t d : shape) {
-    if (d < 0) throw ValueError(fmt::format("{}: negative dimensions are not allowed", op));
-  }
-  detail::checked_nbytes(shape, dtype, op);
-}
+// NumPy's errors for a negative extent and for a size past int64, before anything is allocated.
+void check_shape(const Shape& shape, DType dtype, const char* op) { detail::checked_nbytes(shape, dtype, op); }
 
 Array fresh_buffer(const Shape& shape, DType dtype, std::shared_ptr<detail::Storage> storage) {
   return Array(detail::make_buffer(std::move(storage), dtype, shape, contiguous_strides(shape), 0));
@@ -134,10 +130,7 @@ Array linspace(double start, double stop, std::int64_t num, bool endpoint, DType
 
 Array eye(std::int64_t n, std::optional<std::int64_t> m, std::int64_t k, DType dtype) {
   const std::int64_t cols = m.value_or(n);
-  if (n < 0 || cols < 0) {
-    throw ValueError(fmt::format("eye: negative dimensions are not allowed ({}, {})", n, cols));
-  }
-  detail::checked_nbytes(Shape{n, cols}, dtype, "eye");
+  detail::checked_nbytes(Shape{n, cols}, dtype, "eye");  // negative or too big: NumPy's errors
   return Array(detail::make_eye(n, cols, k, dtype));
 }
 Array identity(std::int64_t n, DType dtype) { return eye(n, n, 0, dtype); }

@@ -26,12 +26,8 @@ namespace {
 
 using rt::DrawKind;
 
-void check_shape(const Shape& shape, const char* op) {
-  for (std::int64_t d : shape) {
-    if (d < 0) throw ValueError(fmt::format("{}: negative dimensions are not allowed", op));
-  }
-  detail::checked_nbytes(shape, DType::Float64, op);  // the count (and 8-byte draws) fit int64
-}
+// Negative extents and counts past int64 (8-byte draws included): NumPy's errors.
+void check_shape(const Shape& shape, const char* op) { detail::checked_nbytes(shape, DType::Float64, op); }
 
 void check_float(DType dtype, const char* op) {
   detail::check_dtype(dtype, op);
