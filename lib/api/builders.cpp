@@ -30,23 +30,22 @@ std::string compact(const Shape& s) {
   return fmt::format("({})", fmt::join(s.begin(), s.end(), ","));
 }
 
-// NEP 50: a C++ integer must fit the dtype it meets.
-void check_weak_int_fits(const Scalar& v, DType to) {
-  if (!is_integer(to) || !is_integer(v.dtype)) return;
+bool weak_int_fits(const Scalar& v, DType to) {
+  if (!is_integer(to) || !is_integer(v.dtype)) return true;
   const bool neg = kind(v.dtype) == DKind::Signed && v.i < 0;
   const std::uint64_t mag = kind(v.dtype) == DKind::Unsigned
                                 ? v.u
                                 : (neg ? 0 - static_cast<std::uint64_t>(v.i)
                                        : static_cast<std::uint64_t>(v.i));
-  bool fits = true;
   const int bits = static_cast<int>(itemsize(to)) * 8;
-  if (is_unsigned_int(to)) {
-    fits = !neg && (bits == 64 || mag < (std::uint64_t{1} << bits));
-  } else {
-    const std::uint64_t lim = std::uint64_t{1} << (bits - 1);
-    fits = neg ? mag <= lim : mag < lim;
-  }
-  if (!fits) {
+  if (is_unsigned_int(to)) return !neg && (bits == 64 || mag < (std::uint64_t{1} << bits));
+  const std::uint64_t lim = std::uint64_t{1} << (bits - 1);
+  return neg ? mag <= lim : mag < lim;
+}
+
+// NEP 50: a C++ integer must fit the dtype it meets.
+void check_weak_int_fits(const Scalar& v, DType to) {
+  if (!weak_int_fits(v, to)) {
     throw ValueError(fmt::format("Python integer {} out of bounds for {}", v.to_string(),
                                  name(to)));
   }
@@ -188,15 +187,6 @@ namespace {
 bool is_comparison(Op op) {
   return op == Op::Equal || op == Op::NotEqual || op == Op::Less || op == Op::LessEqual ||
          op == Op::Greater || op == Op::GreaterEqual;
-}
-
-bool weak_int_fits(const Scalar& v, DType to) {
-  try {
-    check_weak_int_fits(v, to);
-    return true;
-  } catch (const ValueError&) {
-    return false;
-  }
 }
 
 // NumPy 2 compares an integer array with a C++ integer outside its dtype's range exactly (NEP

@@ -22,6 +22,7 @@ std::string compact(const Shape& s);
 // NEP 50: a weak C++ integer must fit the integer dtype it meets; ValueError "Python integer 300
 // out of bounds for int8" (NumPy's OverflowError) otherwise. Anything else passes.
 void check_weak_int_fits(const Scalar& v, DType to);
+bool weak_int_fits(const Scalar& v, DType to);  // the same test, without the throw
 // `n` converted to dtype: a weak constant is re-typed (checking that an integer fits, as NumPy's
 // OverflowError does), anything else gets a Cast node. No-op when the dtype already matches.
 NodeRef cast_to(const NodeRef& n, DType dtype);

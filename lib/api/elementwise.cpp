@@ -120,12 +120,8 @@ Array clip_bound(DType t, const Array& bound, bool is_lo) {
   if (!is_integer(t) || n.op != Op::Constant || !n.weak || !is_integer(n.dtype)) return bound;
   const Scalar& v = n.value;
   const bool negative = kind(v.dtype) == DKind::Signed && v.i < 0;
-  try {
-    detail::check_weak_int_fits(v, t);
-    return bound;
-  } catch (const ValueError&) {
-    if (negative != is_lo) throw;
-  }
+  if (detail::weak_int_fits(v, t)) return bound;
+  if (negative != is_lo) detail::check_weak_int_fits(v, t);  // raises
   return visit_dtype(t, [&]<class T>() -> Array {
     if constexpr (std::is_integral_v<T>) {
       return is_lo ? Array(std::numeric_limits<T>::lowest()) : Array(std::numeric_limits<T>::max());
