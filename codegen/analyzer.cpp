@@ -254,7 +254,14 @@ class Analyzer {
         }
         return add_leaf(std::move(leaf), n);
       }
-      default: break;
+      // Buffers and calls were handled above; the rest never arrive as leaves.
+      case Op::Buffer:
+      case Op::Call:
+      case Op::View:
+      case Op::Reshape:
+      case Op::Reduce:
+#include "graph/elementwise_cases.inc"
+        break;
     }
     return add_leaf(std::move(leaf), n);
   }

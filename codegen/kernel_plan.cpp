@@ -19,37 +19,14 @@ namespace {
 
 // Functions whose CUDA implementations are long (argument reduction, series): trig and
 // hyperbolic functions, powers, and transcendental functions of complex numbers.
+// ops.def's cost column: heavy ops, and the ops heavy for complex operands only.
 bool is_costly(const KValue& v) {
-  switch (v.op) {
-    case Op::Sin:
-    case Op::Cos:
-    case Op::Tan:
-    case Op::Arcsin:
-    case Op::Arccos:
-    case Op::Arctan:
-    case Op::Arctan2:
-    case Op::Sinh:
-    case Op::Cosh:
-    case Op::Tanh:
-    case Op::Arcsinh:
-    case Op::Arccosh:
-    case Op::Arctanh:
-    case Op::Power:
-    case Op::Cbrt:
-    case Op::Hypot:
-      return true;
-    case Op::Exp:
-    case Op::Exp2:
-    case Op::Expm1:
-    case Op::Log:
-    case Op::Log2:
-    case Op::Log10:
-    case Op::Log1p:
-    case Op::Sqrt:
-      return is_complex(v.dtype);
-    default:
-      return false;
+  switch (detail::op_info(v.op).cost) {
+    case detail::OpCost::Cheap: return false;
+    case detail::OpCost::Heavy: return true;
+    case detail::OpCost::HeavyComplex: return is_complex(v.dtype);
   }
+  return false;
 }
 
 // Collapse, path, index width and vector width of an elementwise plan.

@@ -184,10 +184,7 @@ Array unary(Op op, const Array& a) {
 
 namespace {
 
-bool is_comparison(Op op) {
-  return op == Op::Equal || op == Op::NotEqual || op == Op::Less || op == Op::LessEqual ||
-         op == Op::Greater || op == Op::GreaterEqual;
-}
+bool is_comparison(Op op) { return op_info(op).rule == TypeRule::Compare; }
 
 // NumPy 2 compares an integer array with a C++ integer outside its dtype's range exactly (NEP
 // 50's one exception: u8 == 300 is all false, i8 < 1000 all true, u8 > -1 all true), where
@@ -202,16 +199,9 @@ std::optional<Array> compare_out_of_range(Op op, const NodeRef& x, const NodeRef
   // Where the scalar lies: above every value of the dtype, or below.
   const bool above = !(kind(v.dtype) == DKind::Signed && v.i < 0);
   const bool array_less = above;  // every element is < the scalar (else every one is >)
-  bool r = false;
-  switch (op) {
-    case Op::Equal: r = false; break;
-    case Op::NotEqual: r = true; break;
-    case Op::Less:
-    case Op::LessEqual: r = left_weak ? !array_less : array_less; break;
-    case Op::Greater:
-    case Op::GreaterEqual: r = left_weak ? array_less : !array_less; break;
-    default: return std::nullopt;
-  }
+  bool r = op == Op::NotEqual;  // equal: false, not_equal: true
+  if (op == Op::Less || op == Op::LessEqual) r = left_weak ? !array_less : array_less;
+  if (op == Op::Greater || op == Op::GreaterEqual) r = left_weak ? array_less : !array_less;
   const Shape shape = broadcast_shapes(x->shape, y->shape);
   return Array(broadcast_node(make_constant(Scalar::of(r, false), false), shape));
 }

@@ -232,8 +232,20 @@ FloatKind float_kind(DType t) {
     case DType::BFloat16: return FloatKind::BF16;
     case DType::Float32:
     case DType::Complex64: return FloatKind::F32;
-    default: return FloatKind::F64;
+    case DType::Float64:
+    case DType::Complex128:
+    case DType::Bool:
+    case DType::Int8:
+    case DType::Int16:
+    case DType::Int32:
+    case DType::Int64:
+    case DType::UInt8:
+    case DType::UInt16:
+    case DType::UInt32:
+    case DType::UInt64:
+      return FloatKind::F64;
   }
+  return FloatKind::F64;
 }
 
 int finfo_precision(FloatKind k) {

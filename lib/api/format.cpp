@@ -152,8 +152,21 @@ double load_float(const void* data, DType t, std::int64_t i) {
     case DType::Float16: return static_cast<float>(static_cast<const half*>(data)[n]);
     case DType::BFloat16: return static_cast<float>(static_cast<const bfloat16_t*>(data)[n]);
     case DType::Float32: return static_cast<const float*>(data)[n];
-    default: return static_cast<const double*>(data)[n];
+    case DType::Float64: return static_cast<const double*>(data)[n];
+    case DType::Bool:
+    case DType::Int8:
+    case DType::Int16:
+    case DType::Int32:
+    case DType::Int64:
+    case DType::UInt8:
+    case DType::UInt16:
+    case DType::UInt32:
+    case DType::UInt64:
+    case DType::Complex64:
+    case DType::Complex128:
+      break;  // the caller asks only for floats
   }
+  return static_cast<const double*>(data)[n];
 }
 
 std::complex<double> load_complex(const void* data, DType t, std::int64_t i) {

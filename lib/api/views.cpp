@@ -117,19 +117,17 @@ Array Array::reshape(const Shape& shape) const {
     case Op::Reshape: return Array(detail::make_reshape(n->inputs[0], out));
     case Op::Arange:
     case Op::Linspace:
-    case Op::Constant: {
-      // Generators of one dim (or none) are contiguous: every reshape is a view.
-      auto m = detail::reshape_map(IndexMap::identity(n->shape.size()), n->shape, out);
-      if (m) return Array(detail::make_view(n, *m, out));
-      return Array(detail::make_reshape(n, out));
-    }
-    default: {
-      // A computed array: its elements in C order, whatever kernel produces them.
-      auto m = detail::reshape_map(IndexMap::identity(n->shape.size()), n->shape, out);
-      if (m) return Array(detail::make_view(n, *m, out));  // splits and unit dims stay views
-      return Array(detail::make_reshape(n, out));
-    }
+    case Op::Constant:
+    case Op::Eye:
+    case Op::Call:
+    case Op::Reduce:
+#include "graph/elementwise_cases.inc"
+      break;
   }
+  // A generator or a computed array: its elements in C order, whatever kernel produces them.
+  auto m = detail::reshape_map(IndexMap::identity(n->shape.size()), n->shape, out);
+  if (m) return Array(detail::make_view(n, *m, out));  // splits and unit dims stay views
+  return Array(detail::make_reshape(n, out));
 }
 
 Array Array::transpose(const Shape& axes) const {

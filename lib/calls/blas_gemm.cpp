@@ -120,7 +120,16 @@ void host_gemm(DType dtype, const std::byte* a, const MatrixView& va, bool conj_
     case DType::Float64: run.template operator()<double, double>(); break;
     case DType::Complex64: run.template operator()<std::complex<float>, std::complex<float>>(); break;
     case DType::Complex128: run.template operator()<std::complex<double>, std::complex<double>>(); break;
-    default: break;  // integer products never reach a GEMM (lib/calls/blas_matmul.cpp)
+    case DType::Bool:
+    case DType::Int8:
+    case DType::Int16:
+    case DType::Int32:
+    case DType::Int64:
+    case DType::UInt8:
+    case DType::UInt16:
+    case DType::UInt32:
+    case DType::UInt64:
+      break;  // integer products never reach a GEMM (lib/calls/blas_matmul.cpp)
   }
 }
 

@@ -15,8 +15,20 @@ cudaDataType cuda_type(DType t) {
     case DType::Float64: return CUDA_R_64F;
     case DType::Complex64: return CUDA_C_32F;
     case DType::Complex128: return CUDA_C_64F;
-    default: throw Error(fmt::format("internal: linalg has no cuSOLVER type for {}", name(t)));
+    case DType::Bool:
+    case DType::Int8:
+    case DType::Int16:
+    case DType::Int32:
+    case DType::Int64:
+    case DType::UInt8:
+    case DType::UInt16:
+    case DType::UInt32:
+    case DType::UInt64:
+    case DType::Float16:
+    case DType::BFloat16:
+      break;
   }
+  throw Error(fmt::format("internal: linalg has no cuSOLVER type for {}", name(t)));
 }
 
 Solver::Solver(loom::detail::CallContext& ctx, std::string fn)

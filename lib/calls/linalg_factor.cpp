@@ -49,7 +49,17 @@ int orgqr_lwork(Solver& s, DType t, int m, int n, int k, void* a, const void* ta
       LOOM_CHECK_CUSOLVER(cusolverDnZungqr_bufferSize(s.handle(), m, n, k, static_cast<cuDoubleComplex*>(a), m,
                                                       static_cast<const cuDoubleComplex*>(tau), &lwork));
       break;
-    default: throw Error("internal: orgqr of " + std::string(name(t)));
+    case DType::Bool:
+    case DType::Int8:
+    case DType::Int16:
+    case DType::Int32:
+    case DType::Int64:
+    case DType::UInt8:
+    case DType::UInt16:
+    case DType::UInt32:
+    case DType::UInt64:
+    case DType::Float16:
+    case DType::BFloat16: throw Error("internal: orgqr of " + std::string(name(t)));
   }
   return lwork;
 }
@@ -74,7 +84,17 @@ void orgqr(Solver& s, DType t, int m, int n, int k, void* a, const void* tau, vo
                                            static_cast<const cuDoubleComplex*>(tau),
                                            static_cast<cuDoubleComplex*>(work), lwork, info));
       break;
-    default: throw Error("internal: orgqr of " + std::string(name(t)));
+    case DType::Bool:
+    case DType::Int8:
+    case DType::Int16:
+    case DType::Int32:
+    case DType::Int64:
+    case DType::UInt8:
+    case DType::UInt16:
+    case DType::UInt32:
+    case DType::UInt64:
+    case DType::Float16:
+    case DType::BFloat16: throw Error("internal: orgqr of " + std::string(name(t)));
   }
 }
 

@@ -43,7 +43,18 @@ template <class F> void visit_value(DType t, F&& f) {
     case DType::Float64: f.template operator()<double, double>(); return;
     case DType::Complex64: f.template operator()<std::complex<float>, std::complex<double>>(); return;
     case DType::Complex128: f.template operator()<std::complex<double>, std::complex<double>>(); return;
-    default: break;
+    case DType::Bool:
+    case DType::Int8:
+    case DType::Int16:
+    case DType::Int32:
+    case DType::Int64:
+    case DType::UInt8:
+    case DType::UInt16:
+    case DType::UInt32:
+    case DType::UInt64:
+    case DType::Float16:
+    case DType::BFloat16:
+      break;
   }
   throw Error(fmt::format("internal: sparse values of dtype {}", name(t)));
 }

@@ -196,7 +196,15 @@ Fingerprint fingerprint(std::span<const NodeRef> outputs, bool fusion, int max_k
                 b.put(static_cast<int>(n->reduce_kind()));
                 b.put(n->axes());
                 break;
-              default: break;  // scalar values, generator parameters, ddof: kernel arguments
+              // Scalar values, generator parameters, ddof: kernel arguments, not structure.
+              case Op::Constant:
+              case Op::Arange:
+              case Op::Linspace:
+              case Op::Eye:
+              case Op::Call:
+              case Op::Reshape:
+#include "graph/elementwise_cases.inc"
+                break;
             }
           }
           stack.pop_back();

@@ -12,17 +12,18 @@ namespace loom::detail {
 namespace {
 
 constexpr OpInfo kOpInfo[] = {
-    {"buffer", OpClass::Leaf, 0, "", ""},
-    {"constant", OpClass::Leaf, 0, "", ""},
-    {"arange", OpClass::Leaf, 0, "", ""},
-    {"linspace", OpClass::Leaf, 0, "", ""},
-    {"eye", OpClass::Leaf, 0, "", ""},
-    {"call", OpClass::Leaf, 0, "", ""},
-    {"view", OpClass::View, 1, "", ""},
-    {"reshape", OpClass::View, 1, "", ""},
-    {"reduce", OpClass::Reduction, 1, "", ""},
-    {"astype", OpClass::Elementwise, 1, "loom::cast<{T}>({0})", ""},
-#define LOOM_OP(e, name, arity, rule, cuda, cuda_int) {name, OpClass::Elementwise, arity, cuda, cuda_int},
+    {"buffer", OpClass::Leaf, 0, TypeRule::Same, OpCost::Cheap, "", ""},
+    {"constant", OpClass::Leaf, 0, TypeRule::Same, OpCost::Cheap, "", ""},
+    {"arange", OpClass::Leaf, 0, TypeRule::Same, OpCost::Cheap, "", ""},
+    {"linspace", OpClass::Leaf, 0, TypeRule::Same, OpCost::Cheap, "", ""},
+    {"eye", OpClass::Leaf, 0, TypeRule::Same, OpCost::Cheap, "", ""},
+    {"call", OpClass::Leaf, 0, TypeRule::Same, OpCost::Cheap, "", ""},
+    {"view", OpClass::View, 1, TypeRule::Same, OpCost::Cheap, "", ""},
+    {"reshape", OpClass::View, 1, TypeRule::Same, OpCost::Cheap, "", ""},
+    {"reduce", OpClass::Reduction, 1, TypeRule::Same, OpCost::Cheap, "", ""},
+    {"astype", OpClass::Elementwise, 1, TypeRule::Same, OpCost::Cheap, "loom::cast<{T}>({0})", ""},
+#define LOOM_OP(e, name, arity, rule, cost, cuda, cuda_int) \
+  {name, OpClass::Elementwise, arity, TypeRule::rule, OpCost::cost, cuda, cuda_int},
 #include "graph/ops.def"
 #undef LOOM_OP
 };
@@ -317,7 +318,9 @@ std::string to_string(const Node& n) {
     case Op::Buffer:
       s += fmt::format(" strides={} offset={}", to_string(n.strides()), n.offset());
       break;
-    default: break;
+    case Op::Reshape:
+#include "graph/elementwise_cases.inc"
+      break;
   }
   if (n.realized()) s += " (evaluated)";
   return s;

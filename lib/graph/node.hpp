@@ -38,12 +38,42 @@ enum class Op : std::uint8_t {
   Reduce,
   // Elementwise.
   Cast,  // to Node::dtype
-#define LOOM_OP(e, name, arity, rule, cuda, cuda_int) e,
+#define LOOM_OP(e, name, arity, rule, cost, cuda, cuda_int) e,
 #include "graph/ops.def"
 #undef LOOM_OP
 };
 
 enum class OpClass : std::uint8_t { Leaf, View, Elementwise, Reduction };
+
+// How an elementwise op's compute and result dtypes follow from its operands' common dtype, as
+// NumPy's ufunc loops give them (resolve_op_types, graph/promotion.hpp): ops.def's rule column.
+enum class TypeRule : std::uint8_t {
+  Same,           // compute and result in the common dtype (copy, astype, leaves and views)
+  NoBool,         // the same, bool refused (negative, positive, sign, subtract)
+  Abs,            // a complex input gives its real dtype (absolute)
+  ComplexPart,    // the same for real and imag
+  BoolToInt8,     // bool computes in int8 (square, reciprocal, conjugate, power)
+  FloatFunc,      // bool and ints in the smallest float that holds them (sqrt, exp, sin, ...)
+  RealFloatFunc,  // FloatFunc with complex refused (cbrt, arctan2, hypot, copysign)
+  RealSame,       // Same with complex refused (floor, ceil, trunc)
+  Predicate,      // a bool result (isnan, isinf, isfinite)
+  Compare,        // a bool result of two operands
+  Logical,        // bool operands, bool result
+  IntOnly,        // bool and integers only (invert, bitwise and/or/xor)
+  Shift,          // integers only, bool in int8 (left_shift, right_shift)
+  Arith,          // Same (add, multiply, maximum, ...)
+  TrueDiv,        // bool and ints in float64
+  IntDiv,         // complex refused, bool in int8 (floor_divide, remainder)
+  Where,          // Same, over the two value operands
+};
+
+// What an op costs per element on the GPU (ops.def's cost column): kernel planning keeps a
+// kernel with several heavy ops off 16-byte vectors (each thread would hold 4x the registers).
+enum class OpCost : std::uint8_t {
+  Cheap,
+  Heavy,         // a transcendental: many instructions, many registers
+  HeavyComplex,  // heavy for complex operands only (exp, log, sqrt)
+};
 
 // How a Reduce node combines elements (NumPy semantics; identities in parentheses).
 enum class ReduceKind : std::uint8_t {
@@ -70,6 +100,8 @@ struct OpInfo {
   const char* name;  // NumPy's name ("add"), used in kernel names and printing
   OpClass cls;
   int arity;
+  TypeRule rule;
+  OpCost cost;
   const char* cuda;      // CUDA expression pattern (elementwise only)
   const char* cuda_int;  // pattern for bool/integer compute dtypes, "" when the same
 };

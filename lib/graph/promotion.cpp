@@ -163,80 +163,36 @@ namespace {
 }  // namespace
 
 OpTypes resolve_op_types(Op op, DType c, std::span<const DType> in) {
-  switch (op) {
-    // Leaves and views have no type rule of their own.
-    case Op::Buffer:
-    case Op::Constant:
-    case Op::Arange:
-    case Op::Linspace:
-    case Op::Eye:
-    case Op::Call:
-    case Op::View:
-    case Op::Reshape:
-    case Op::Reduce:
-    case Op::Cast:
-    case Op::Pos:
-    case Op::Copy:
-      if (op == Op::Pos && is_bool(c)) unsupported(op, in);
-      return {c, c};
-
-    case Op::Neg:
+  // The rule is the op's row of ops.def (leaves, views and astype: Same).
+  switch (op_info(op).rule) {
+    case TypeRule::Same:
+    case TypeRule::Arith:
+    case TypeRule::Where: return {c, c};
+    case TypeRule::NoBool:
       if (is_bool(c)) {
-        throw DTypeError(
-            "The numpy boolean negative, the `-` operator, is not supported, use the `~` "
-            "operator or the logical_not function instead.");
+        if (op == Op::Neg) {
+          throw DTypeError(
+              "The numpy boolean negative, the `-` operator, is not supported, use the `~` "
+              "operator or the logical_not function instead.");
+        }
+        if (op == Op::Sub) {
+          throw DTypeError(
+              "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
+              "the `^` operator, or the logical_xor function instead.");
+        }
+        unsupported(op, in);
       }
       return {c, c};
-    case Op::Sub:
-      if (is_bool(c)) {
-        throw DTypeError(
-            "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
-            "the `^` operator, or the logical_xor function instead.");
-      }
-      return {c, c};
-    case Op::Sign:
-      if (is_bool(c)) unsupported(op, in);
-      return {c, c};
-
-    case Op::Abs:
-    case Op::Real:
-    case Op::Imag: return {c, real_type_for(c)};
-
-    case Op::Square:
-    case Op::Reciprocal:
-    case Op::Conj:
-    case Op::Power:
+    case TypeRule::Abs:
+    case TypeRule::ComplexPart: return {c, real_type_for(c)};
+    case TypeRule::BoolToInt8:
       if (is_bool(c)) return {DType::Int8, DType::Int8};
       return {c, c};
-
-    case Op::Sqrt:
-    case Op::Exp:
-    case Op::Exp2:
-    case Op::Expm1:
-    case Op::Log:
-    case Op::Log2:
-    case Op::Log10:
-    case Op::Log1p:
-    case Op::Sin:
-    case Op::Cos:
-    case Op::Tan:
-    case Op::Arcsin:
-    case Op::Arccos:
-    case Op::Arctan:
-    case Op::Sinh:
-    case Op::Cosh:
-    case Op::Tanh:
-    case Op::Arcsinh:
-    case Op::Arccosh:
-    case Op::Arctanh:
-    case Op::Rint: {
+    case TypeRule::FloatFunc: {
       const DType f = float_type_for(c);
       return {f, f};
     }
-    case Op::Cbrt:
-    case Op::Arctan2:
-    case Op::Hypot:
-    case Op::Copysign: {
+    case TypeRule::RealFloatFunc: {
       if (is_complex(c)) unsupported(op, in);
       // NumPy picks the first float loop every input casts to safely: int8 with uint16 meet in
       // float32, not in float_type_for(int32).
@@ -246,57 +202,26 @@ OpTypes resolve_op_types(Op op, DType c, std::span<const DType> in) {
       }
       return {f, f};
     }
-
-    case Op::Floor:
-    case Op::Ceil:
-    case Op::Trunc:
+    case TypeRule::RealSame:
       if (is_complex(c)) unsupported(op, in);
       return {c, c};
-
-    case Op::IsNan:
-    case Op::IsInf:
-    case Op::IsFinite:
-    case Op::Equal:
-    case Op::NotEqual:
-    case Op::Less:
-    case Op::LessEqual:
-    case Op::Greater:
-    case Op::GreaterEqual: return {c, DType::Bool};
-
-    case Op::LogicalNot:
-    case Op::LogicalAnd:
-    case Op::LogicalOr:
-    case Op::LogicalXor: return {DType::Bool, DType::Bool};
-
-    case Op::Invert:
-    case Op::BitAnd:
-    case Op::BitOr:
-    case Op::BitXor:
+    case TypeRule::Predicate:
+    case TypeRule::Compare: return {c, DType::Bool};
+    case TypeRule::Logical: return {DType::Bool, DType::Bool};
+    case TypeRule::IntOnly:
       if (!is_bool(c) && !is_integer(c)) unsupported(op, in);
       return {c, c};
-    case Op::LeftShift:
-    case Op::RightShift:
+    case TypeRule::Shift:
       if (is_bool(c)) return {DType::Int8, DType::Int8};
       if (!is_integer(c)) unsupported(op, in);
       return {c, c};
-
-    case Op::Add:
-    case Op::Mul:
-    case Op::Maximum:
-    case Op::Minimum:
-    case Op::Fmax:
-    case Op::Fmin: return {c, c};
-
-    case Op::TrueDiv:
+    case TypeRule::TrueDiv:
       if (!is_inexact(c)) return {DType::Float64, DType::Float64};
       return {c, c};
-    case Op::FloorDiv:
-    case Op::Remainder:
+    case TypeRule::IntDiv:
       if (is_complex(c)) unsupported(op, in);
       if (is_bool(c)) return {DType::Int8, DType::Int8};
       return {c, c};
-
-    case Op::Where: return {c, c};
   }
   unsupported(op, in);
 }

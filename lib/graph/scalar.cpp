@@ -24,7 +24,18 @@ double round_to(DType t, double v) {
     case DType::Complex64:
     case DType::Float32:
     case DType::BFloat16: break;
-    default: return v;
+    case DType::Bool:
+    case DType::Int8:
+    case DType::Int16:
+    case DType::Int32:
+    case DType::Int64:
+    case DType::UInt8:
+    case DType::UInt16:
+    case DType::UInt32:
+    case DType::UInt64:
+    case DType::Float64:
+    case DType::Complex128:
+      return v;
   }
   // Straight from double, as the casts of generated code and the host reference round.
   if (t == DType::Float16) return static_cast<float>(half::from_double(v));

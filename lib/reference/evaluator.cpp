@@ -203,7 +203,7 @@ void apply_n(const std::vector<const HostArray*>& in, HostArray& out) {
 void apply_elementwise(const Node& n, const std::vector<const HostArray*>& in, HostArray& out) {
   switch (n.op) {
     case Op::Cast: cast_array(*in[0], out); return;
-#define LOOM_OP(e, name, arity, rule, cuda, cuda_int) \
+#define LOOM_OP(e, name, arity, rule, cost, cuda, cuda_int) \
   case Op::e: apply_n<arity, ref::e>(in, out); return;
 #include "graph/ops.def"
 #undef LOOM_OP
@@ -325,7 +325,8 @@ std::vector<HostArray> evaluate_graph(std::span<const NodeRef> outputs, const Re
           out->data = vals.at(n->inputs[0].get())->data;
           break;
         case Op::Reduce: *out = reduce(*n, *vals.at(n->inputs[0].get())); break;
-        default: {
+#include "graph/elementwise_cases.inc"
+        {
           std::vector<const HostArray*> in;
           for (int i = 0; i < n->num_inputs; ++i) in.push_back(vals.at(n->inputs[static_cast<std::size_t>(i)].get()).get());
           apply_elementwise(*n, in, *out);

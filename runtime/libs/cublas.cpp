@@ -56,8 +56,18 @@ cudaDataType_t data_type(DType t) {
     case DType::Float64: return CUDA_R_64F;
     case DType::Complex64: return CUDA_C_32F;
     case DType::Complex128: return CUDA_C_64F;
-    default: throw DTypeError(std::string("cuBLAS GEMM: no ") + std::string(name(t)) + " support");
+    case DType::Bool:
+    case DType::Int8:
+    case DType::Int16:
+    case DType::Int32:
+    case DType::Int64:
+    case DType::UInt8:
+    case DType::UInt16:
+    case DType::UInt32:
+    case DType::UInt64:
+      break;
   }
+  throw DTypeError(std::string("cuBLAS GEMM: no ") + std::string(name(t)) + " support");
 }
 
 cublasComputeType_t compute_type(DType t, bool tf32) {
@@ -84,11 +94,10 @@ bool gemm_fits_int(const Gemm& g) {
 }
 
 const char* gemm_compute_name(DType dtype, bool tf32) {
-  switch (compute_type(dtype, tf32)) {
-    case CUBLAS_COMPUTE_64F: return "64F";
-    case CUBLAS_COMPUTE_32F_FAST_TF32: return "32F_FAST_TF32";
-    default: return "32F";
-  }
+  const cublasComputeType_t c = compute_type(dtype, tf32);
+  if (c == CUBLAS_COMPUTE_64F) return "64F";
+  if (c == CUBLAS_COMPUTE_32F_FAST_TF32) return "32F_FAST_TF32";
+  return "32F";
 }
 
 std::size_t gemm_workspace_bytes(int device) {

@@ -50,7 +50,16 @@ cudaDataType value_type(DType t) {
     case DType::Complex128: return CUDA_C_64F;
     case DType::Float16: return CUDA_R_16F;
     case DType::BFloat16: return CUDA_R_16BF;
-    default: break;
+    case DType::Bool:
+    case DType::Int8:
+    case DType::Int16:
+    case DType::Int32:
+    case DType::Int64:
+    case DType::UInt8:
+    case DType::UInt16:
+    case DType::UInt32:
+    case DType::UInt64:
+      break;
   }
   throw DTypeError(fmt::format("cuSPARSE: no value type for dtype {}", name(t)));
 }

@@ -44,7 +44,7 @@ template <class F, int arity> void instantiate_for_all_dtypes() {
 }  // namespace
 
 TEST_CASE("every ops.def row has a functor that compiles for every dtype", "[host_ops]") {
-#define LOOM_OP(e, name, arity, rule, cuda, cuda_int) instantiate_for_all_dtypes<ref::e, arity>();
+#define LOOM_OP(e, name, arity, rule, cost, cuda, cuda_int) instantiate_for_all_dtypes<ref::e, arity>();
 #include "graph/ops.def"
 #undef LOOM_OP
   for (int to = 0; to < kNumDTypes; ++to) {
