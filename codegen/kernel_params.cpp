@@ -278,7 +278,7 @@ void apply_patches(std::span<std::uint64_t> words, std::span<const ArgPatch> pat
       case ParamKind::NumReduced:
       case ParamKind::PrologueExtent:
       case ParamKind::Chunk:
-      case ParamKind::Lanes: throw Error("internal: a fixed kernel argument was listed as a patch");
+      case ParamKind::Lanes: throw InternalError("internal: a fixed kernel argument was listed as a patch");
     }
   }
 }

@@ -64,6 +64,13 @@ class CudaError : public Error {
   int status_;
 };
 
+// A broken invariant inside loom (a bug, not a user error): checked in Release builds too, and
+// reported with the file and line of the check.
+class InternalError : public Error {
+ public:
+  using Error::Error;
+};
+
 // The device pool could not satisfy a request, even after releasing its cached blocks.
 class OutOfMemory : public Error {
  public:

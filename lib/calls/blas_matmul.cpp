@@ -183,7 +183,7 @@ MatrixLayout layout_in_call(CallContext& ctx, int i, const Operand& o, const Sha
     const auto l = matrix_layout(v, out_batch, o.conj);
     if (l && (!o.conj || l->col_major)) return *l;
   }
-  throw Error(fmt::format("internal: matmul operand {} has no layout cuBLAS can read", i));
+  throw InternalError(fmt::format("internal: matmul operand {} has no layout cuBLAS can read", i));
 }
 
 rt::GemmOp op_of(const MatrixLayout& l, bool conj) {

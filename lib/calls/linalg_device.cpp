@@ -28,7 +28,7 @@ cudaDataType cuda_type(DType t) {
     case DType::BFloat16:
       break;
   }
-  throw Error(fmt::format("internal: linalg has no cuSOLVER type for {}", name(t)));
+  throw InternalError(fmt::format("internal: linalg has no cuSOLVER type for {}", name(t)));
 }
 
 Solver::Solver(loom::detail::CallContext& ctx, std::string fn)
@@ -68,7 +68,7 @@ void Solver::check_infos(const char* message) {
   LOOM_CHECK_CUDA(cudaStreamSynchronize(stream_));
   waited_ = true;
   for (int info : host) {
-    if (info < 0) throw Error(fmt::format("internal: {}: cuSOLVER rejected argument {}", fn_, -info));
+    if (info < 0) throw InternalError(fmt::format("internal: {}: cuSOLVER rejected argument {}", fn_, -info));
   }
   for (int info : host) {
     if (info > 0) throw LinAlgError(message);

@@ -59,7 +59,7 @@ int orgqr_lwork(Solver& s, DType t, int m, int n, int k, void* a, const void* ta
     case DType::UInt32:
     case DType::UInt64:
     case DType::Float16:
-    case DType::BFloat16: throw Error("internal: orgqr of " + std::string(name(t)));
+    case DType::BFloat16: throw InternalError("internal: orgqr of " + std::string(name(t)));
   }
   return lwork;
 }
@@ -94,7 +94,7 @@ void orgqr(Solver& s, DType t, int m, int n, int k, void* a, const void* tau, vo
     case DType::UInt32:
     case DType::UInt64:
     case DType::Float16:
-    case DType::BFloat16: throw Error("internal: orgqr of " + std::string(name(t)));
+    case DType::BFloat16: throw InternalError("internal: orgqr of " + std::string(name(t)));
   }
 }
 

@@ -22,7 +22,7 @@ std::vector<std::int64_t> indices_of(const HostArray& a) {
     } else if (a.dtype == DType::Int64) {
       v[k] = reinterpret_cast<const std::int64_t*>(a.data.data())[k];
     } else {
-      throw Error(fmt::format("internal: sparse index array of dtype {}", name(a.dtype)));
+      throw InternalError(fmt::format("internal: sparse index array of dtype {}", name(a.dtype)));
     }
   }
   return v;
@@ -56,7 +56,7 @@ template <class F> void visit_value(DType t, F&& f) {
     case DType::BFloat16:
       break;
   }
-  throw Error(fmt::format("internal: sparse values of dtype {}", name(t)));
+  throw InternalError(fmt::format("internal: sparse values of dtype {}", name(t)));
 }
 
 // The host paths check the index arrays whatever the matrix was built with (check_contents =

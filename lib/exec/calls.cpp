@@ -35,7 +35,7 @@ CallArg arg_of(const Node& n, std::shared_ptr<detail::Storage>* keep) {
     a.strides = n.strides();
     a.offset = n.offset();
   } else {
-    throw Error(fmt::format("internal: call input {} was not evaluated", to_string(n)));
+    throw InternalError(fmt::format("internal: call input {} was not evaluated", to_string(n)));
   }
   a.base = (*keep)->data();
   return a;

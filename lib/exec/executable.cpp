@@ -27,7 +27,7 @@ namespace {
 
 const void* data_of(const Node* n) {
   if (const detail::Storage* s = detail::buffer_storage(*n)) return s->data();
-  throw Error(fmt::format("internal: no buffer for {}", to_string(*n)));
+  throw InternalError(fmt::format("internal: no buffer for {}", to_string(*n)));
 }
 
 // A requested view of a node that now has a buffer: the view's layout over that buffer.

@@ -158,7 +158,7 @@ Prepared prepare(std::span<const NodeRef> outputs) {
       p.kernels.push_back(std::move(kp));
     }
     if (!again) return p;
-    if (attempt > 64) throw Error("internal: partitioning did not converge");
+    if (attempt > 64) throw InternalError("internal: partitioning did not converge");
   }
 }
 

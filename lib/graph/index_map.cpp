@@ -1,6 +1,7 @@
 #include "graph/index_map.hpp"
 
-#include <cassert>
+#include "graph/check.hpp"
+
 
 #include <fmt/format.h>
 
@@ -56,7 +57,7 @@ std::string IndexMap::to_string() const {
 }
 
 IndexMap compose(const IndexMap& first, const IndexMap& second) {
-  assert(first.in_ndim == second.out_ndim);
+  LOOM_CHECK(first.in_ndim == second.out_ndim, "composed maps meet in one rank");
   IndexMap r;
   r.out_ndim = first.out_ndim;
   r.in_ndim = second.in_ndim;

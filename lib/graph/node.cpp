@@ -1,6 +1,6 @@
 #include "graph/node.hpp"
+#include "graph/check.hpp"
 
-#include <cassert>
 #include <vector>
 
 #include <fmt/format.h>
@@ -48,6 +48,11 @@ void note_calls(Node& n) {
 }  // namespace
 
 const OpInfo& op_info(Op op) { return kOpInfo[static_cast<int>(op)]; }
+
+void internal_error(const char* condition, const std::string& message, const char* file, int line) {
+  throw InternalError(fmt::format("internal error (a bug in loom): {} ({} failed at {}:{})", message,
+                                  condition, file, line));
+}
 
 void check_dtype(DType dtype, const char* op) {
   if (static_cast<int>(dtype) >= kNumDTypes) {
@@ -139,7 +144,7 @@ Node::~Node() {
 
 NodeRef make_buffer(std::shared_ptr<Storage> storage, DType dtype, const Shape& shape,
                     const Shape& strides, std::int64_t offset) {
-  assert(strides.size() == shape.size());
+  LOOM_CHECK(strides.size() == shape.size(), "a buffer's strides have its rank");
   auto n = new_node(Op::Buffer, dtype, shape);
   Node::Extra& e = n->mutable_extra();
   e.storage = std::move(storage);
@@ -181,7 +186,7 @@ NodeRef make_eye(std::int64_t rows, std::int64_t cols, std::int64_t k, DType dty
 }
 
 NodeRef make_view(NodeRef input, const IndexMap& map, const Shape& shape) {
-  assert(map.out_ndim == shape.size() && map.in_ndim == input->shape.size());
+  LOOM_CHECK(map.out_ndim == shape.size() && map.in_ndim == input->shape.size(), "a view's map fits its shapes");
   auto n = new_node(Op::View, input->dtype, shape);
   n->mutable_extra().map = map;
   n->inputs[0] = std::move(input);
@@ -191,7 +196,7 @@ NodeRef make_view(NodeRef input, const IndexMap& map, const Shape& shape) {
 }
 
 NodeRef make_reshape(NodeRef input, const Shape& shape) {
-  assert(shape.numel() == input->numel());
+  LOOM_CHECK(shape.numel() == input->numel(), "a reshape keeps the element count");
   auto n = new_node(Op::Reshape, input->dtype, shape);
   n->inputs[0] = std::move(input);
   n->num_inputs = 1;
@@ -209,13 +214,14 @@ NodeRef make_cast(NodeRef input, DType dtype) {
 
 NodeRef make_elementwise(Op op, DType dtype, const Shape& shape, NodeRef a, NodeRef b,
                          NodeRef c) {
-  assert(is_elementwise(op));
+  LOOM_CHECK(is_elementwise(op), "make_elementwise of an elementwise op");
   auto n = new_node(op, dtype, shape);
   n->inputs = {std::move(a), std::move(b), std::move(c)};
   n->num_inputs = op_info(op).arity;
   for (int i = 0; i < n->num_inputs; ++i) {  // same shape, or a 0-d constant
-    [[maybe_unused]] const Node& in = *n->inputs[static_cast<std::size_t>(i)];
-    assert(in.shape == shape || (in.op == Op::Constant && in.shape.empty()));
+    const Node& in = *n->inputs[static_cast<std::size_t>(i)];
+    LOOM_CHECK(in.shape == shape || (in.op == Op::Constant && in.shape.empty()),
+               "an elementwise input has the op's shape, or is a 0-d constant");
   }
   note_calls(*n);
   return n;

@@ -152,7 +152,7 @@ template <class F> void visit_solver_type(DType dtype, F&& f) {
   if (dtype == DType::Float64) return f(static_cast<double*>(nullptr));
   if (dtype == DType::Complex64) return f(static_cast<cuComplex*>(nullptr));
   if (dtype == DType::Complex128) return f(static_cast<cuDoubleComplex*>(nullptr));
-  throw Error("internal: batched LU of " + std::string(name(dtype)));
+  throw InternalError("internal: batched LU of " + std::string(name(dtype)));
 }
 
 cublasStatus_t getrf_batched(cublasHandle_t h, int n, float** a, int* p, int* info, int b) { return cublasSgetrfBatched(h, n, a, n, p, info, b); }
@@ -201,7 +201,7 @@ void lu_solve_batched(int device, void* stream, DType dtype, bool transpose, int
     LOOM_CHECK_CUBLAS(getrs_batched(h.handle, transpose ? CUBLAS_OP_T : CUBLAS_OP_N, n, nrhs, reinterpret_cast<T**>(a_ptrs),
                                     pivots, reinterpret_cast<T**>(b_ptrs), &info, batch));
   });
-  if (info != 0) throw Error("internal: cublasXgetrsBatched rejected argument " + std::to_string(-info));
+  if (info != 0) throw InternalError("internal: cublasXgetrsBatched rejected argument " + std::to_string(-info));
 }
 
 }  // namespace loom::rt

@@ -226,3 +226,15 @@ TEST_CASE("sparse host paths check indices whatever the matrix was built with", 
   CHECK_THROWS_MATCHES(bad_col.matmul(loom::ones({3}, DType::Float32)).eval(), loom::ValueError,
                        WhatContains("column index values must be < 3"));
 }
+
+TEST_CASE("internal invariants are checked in every build, as InternalError", "[hardening][errors]") {
+  // A factory called against its contract (lib/api never does): not an assert that Release
+  // compiles away, but an InternalError naming the check and where it failed.
+  const loom::detail::NodeRef x = loom::ones({2, 3}).node();
+  CHECK_THROWS_MATCHES(loom::detail::make_elementwise(loom::detail::Op::Add, DType::Float64, {3, 2}, x, x),
+                       loom::InternalError, WhatContains("an elementwise input has the op's shape"));
+  CHECK_THROWS_MATCHES(loom::detail::make_reshape(x, {7}), loom::InternalError,
+                       WhatContains("a reshape keeps the element count"));
+  loom::detail::IndexMap two = loom::detail::IndexMap::identity(2), three = loom::detail::IndexMap::identity(3);
+  CHECK_THROWS_MATCHES(loom::detail::compose(two, three), loom::InternalError, WhatContains("index_map.cpp"));
+}
