@@ -166,24 +166,28 @@ std::optional<Plan> single_kernel(std::span<const NodeRef> outputs, const Partit
 
 Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options,
                std::span<const Node* const> extra_cuts) {
-  if (auto fast = single_kernel(outputs, options, extra_cuts)) return std::move(*fast);
+  const std::unordered_set<const Node*> computed(options.computed.begin(), options.computed.end());
+  if (computed.empty()) {
+    if (auto fast = single_kernel(outputs, options, extra_cuts)) return std::move(*fast);
+  }
   Plan plan;
   std::vector<const Node*> out_nodes;
   for (const NodeRef& o : outputs) out_nodes.push_back(o.get());
-  const std::vector<const Node*> order = post_order(out_nodes, [](const Node*) { return true; });
+  const std::vector<const Node*> order = post_order(out_nodes, [&](const Node* n) { return !computed.count(n); });
   std::unordered_map<const Node*, NodeRef> owner_ref;  // raw -> shared, to build the plan
   for (const NodeRef& o : outputs) owner_ref[o.get()] = o;
   for (const Node* n : order) {
     for (int i = 0; i < n->num_inputs; ++i) owner_ref[n->inputs[static_cast<std::size_t>(i)].get()] = n->inputs[static_cast<std::size_t>(i)];
   }
 
-  std::unordered_set<const Node*> mat;
+  // Computed elsewhere: materialized (a boundary every kernel reads as a buffer), no kernel here.
+  std::unordered_set<const Node*> mat = computed;
   const auto cut = [&](const Node* n, std::string why) {
     if (acts_as_leaf(*n) || !mat.insert(n).second) return;
     plan.notes.push_back(fmt::format("materialized {}: {}", to_string(*n), why));
   };
   for (const Node* o : out_nodes) {
-    if (o->op != Op::Buffer && !o->realized()) mat.insert(o);  // generators need a kernel too
+    if (o->op != Op::Buffer && !o->realized() && !computed.count(o)) mat.insert(o);  // generators need a kernel too
   }
   for (const Node* n : order) {
     if (n->force_materialize) cut(n, "copy of a layout a reshape cannot view");
@@ -199,7 +203,7 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
   // Size cut: count the ops each node would pull into its kernel; cut the heaviest inputs.
   std::unordered_map<const Node*, std::int64_t> cost;
   for (const Node* n : order) {
-    if (acts_as_leaf(*n)) {
+    if (acts_as_leaf(*n) || computed.count(n)) {
       cost[n] = 0;
       continue;
     }
@@ -271,7 +275,7 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
     groups.clear();
     group_of.clear();
     for (const Node* n : order) {
-      if (mat.count(n)) roots.push_back(n);
+      if (mat.count(n) && !computed.count(n)) roots.push_back(n);
     }
     // Reductions: each fuses into the kernel of the roots that reach it, where it can.
     std::unordered_map<const Node*, Domain> domain;
@@ -291,6 +295,7 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
       const Node* rr[] = {r};
       for (const Node* n : post_order(rr, [&](const Node* x) { return !mat.count(x); })) {
         if (n == r) continue;
+        if (computed.count(n)) continue;  // an earlier plan's: no ordering among ours
         if (mat.count(n)) {
           deps[r].push_back(n);
         } else if (is_compute(*n)) {
@@ -388,6 +393,9 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
     kg.reduction = group_domain[static_cast<std::size_t>(g)].set;
     kg.rows = group_domain[static_cast<std::size_t>(g)].rows;
     plan.groups.push_back(std::move(kg));
+  }
+  for (const Node* n : order) {
+    if (computed.count(n)) plan.materialized.push_back(owner_ref.at(n));  // read as buffers
   }
   return plan;
 }

@@ -21,6 +21,9 @@ inline constexpr std::int64_t kRowResidentMax = 8192;
 struct PartitionOptions {
   bool fusion = true;       // false: every elementwise op is its own kernel
   int max_kernel_ops = 256; // cut a kernel that would hold more ops
+  // Nodes an earlier plan computes (explain's view of work done with a barrier's inputs): read
+  // as buffers, never computed here.
+  std::vector<const Node*> computed;
 };
 
 struct KernelGroup {

@@ -99,7 +99,8 @@ Array arange(const Scalar& start, const Scalar& stop, const Scalar& step, DType 
     if (is_bool(dtype)) {  // at most [start, start + step]: the second value computed first
       return astype(arange(start, stop, step, DType::Int64), dtype);
     }
-    return Array(detail::make_arange(start.cast(dtype), step.cast(dtype), n, dtype));
+    // Integers are exact: value3 (the float fill's second element) is unused; left default.
+    return Array(detail::make_arange(start.cast(dtype), step.cast(dtype), n, dtype, Scalar{}));
   }
   // NumPy's fill: the first two values in the dtype, then start + i * (second - first), in
   // float for float32 and narrower, in double for float64.
@@ -111,9 +112,7 @@ Array arange(const Scalar& start, const Scalar& stop, const Scalar& step, DType 
   delta.f = dtype == DType::Float64
                 ? second.f - first.f
                 : static_cast<double>(static_cast<float>(second.f) - static_cast<float>(first.f));
-  NodeRef node = detail::make_arange(first, delta, n, dtype);
-  const_cast<detail::Node&>(*node).mutable_extra().value3 = second;  // still being built: not yet shared
-  return Array(node);
+  return Array(detail::make_arange(first, delta, n, dtype, second));
 }
 
 Array linspace(double start, double stop, std::int64_t num, bool endpoint, DType dtype) {

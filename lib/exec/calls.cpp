@@ -1,5 +1,6 @@
 #include "exec/calls.hpp"
 
+#include <unordered_map>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -63,9 +64,17 @@ class DeviceContext final : public detail::CallContext {
   std::vector<std::shared_ptr<detail::Storage>> keep_;    // workspaces and copies
 };
 
-// Evaluates the inputs and fills in where they lie, the device and its current stream.
-void prepare_context(const std::vector<NodeRef>& inputs, DeviceContext& ctx) {
-  realize(inputs);
+// Evaluates the inputs (with `also`, in the same plan) and fills in where they lie, the device
+// and its current stream.
+void prepare_context(const std::vector<NodeRef>& inputs, DeviceContext& ctx,
+                     const std::vector<NodeRef>& also = {}) {
+  if (also.empty()) {
+    realize(inputs);
+  } else {
+    std::vector<NodeRef> all = inputs;
+    all.insert(all.end(), also.begin(), also.end());
+    realize(all);
+  }
   ctx.device = rt::current_device();
   cudaStream_t stream = rt::current_stream(ctx.device);
   ctx.stream = stream;
@@ -77,14 +86,14 @@ void prepare_context(const std::vector<NodeRef>& inputs, DeviceContext& ctx) {
   }
 }
 
-void run_one(const CallSpec& c) {
+void run_one(const CallSpec& c, std::span<const NodeRef> outputs) {
   std::lock_guard lock(c.mu);
   // Another output of this call may have been evaluated meanwhile.
   for (const auto& w : c.output_nodes) {
     if (auto o = w.lock(); o && o->realized()) return;
   }
   DeviceContext ctx;
-  prepare_context(c.inputs, ctx);
+  prepare_context(c.inputs, ctx, shared_reductions(c, outputs));
   cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
   std::vector<std::shared_ptr<detail::Storage>> outs;
   for (const detail::CallOutput& o : c.outputs) {
@@ -142,8 +151,55 @@ void run_calls(std::span<const NodeRef> outputs) {
   // already run) just before it runs.
   for (const auto& c : pending_calls(outputs)) {
     if (!c->device) throw Error(fmt::format("{}: has no device implementation", c->name));
-    run_one(*c);
+    run_one(*c, outputs);
   }
+}
+
+std::vector<NodeRef> shared_reductions(const CallSpec& c, std::span<const NodeRef> outputs,
+                                       const std::unordered_set<const CallSpec*>& done) {
+  // What the call's inputs compute: every node reachable from them short of leaves, evaluated
+  // nodes and other calls.
+  std::unordered_set<const Node*> inputs_reach;
+  std::vector<const Node*> stack;
+  for (const NodeRef& in : c.inputs) stack.push_back(in.get());
+  while (!stack.empty()) {
+    const Node* n = stack.back();
+    stack.pop_back();
+    if (detail::acts_as_leaf(*n) || !inputs_reach.insert(n).second) continue;
+    for (int i = 0; i < n->num_inputs; ++i) stack.push_back(n->inputs[static_cast<std::size_t>(i)].get());
+  }
+  if (inputs_reach.empty()) return {};
+  // The outputs' graphs, inputs before users: a node is ready when no call it reaches is
+  // pending (its value can be computed now).
+  std::unordered_map<const Node*, bool> ready;
+  std::unordered_set<const Node*> added;
+  std::vector<NodeRef> found;
+  std::vector<std::pair<const NodeRef*, int>> walk;
+  for (const NodeRef& o : outputs) {
+    if (ready.count(o.get())) continue;
+    walk.emplace_back(&o, 0);
+    while (!walk.empty()) {
+      auto& [ref, next] = walk.back();
+      const Node* n = ref->get();
+      const bool leaf = detail::acts_as_leaf(*n);
+      if (!leaf && next < n->num_inputs) {
+        const NodeRef& in = n->inputs[static_cast<std::size_t>(next++)];
+        if (!ready.count(in.get())) walk.emplace_back(&in, 0);
+        continue;
+      }
+      bool ok = !(n->op == detail::Op::Call && !n->realized() && !done.count(n->call().get()));
+      for (int i = 0; ok && !leaf && i < n->num_inputs; ++i) ok = ready.at(n->inputs[static_cast<std::size_t>(i)].get());
+      ready[n] = ok;
+      // A reduction the inputs compute too (so the outputs read its result), or one that reduces
+      // what they compute (so it joins their kernel): either way its work is done once, here.
+      if (ok && !leaf && n->op == detail::Op::Reduce &&
+          (inputs_reach.count(n) || inputs_reach.count(n->inputs[0].get())) && added.insert(n).second) {
+        found.push_back(*ref);
+      }
+      walk.pop_back();
+    }
+  }
+  return found;
 }
 
 void run_eager(const std::vector<NodeRef>& inputs, const std::function<void(detail::CallContext&)>& fn) {

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <span>
+#include <unordered_set>
 #include <vector>
 
 #include "graph/node.hpp"
@@ -15,6 +16,16 @@ std::vector<std::shared_ptr<const detail::CallSpec>> pending_calls(std::span<con
 
 // Runs the pending calls of `outputs` on the current device and stream (GPU only).
 void run_calls(std::span<const detail::NodeRef> outputs);
+
+// Work a call's inputs share with the requested outputs, computed with the inputs (in the same
+// plan, so once): reductions of the outputs' graphs that can run before the call (they reach no
+// pending call) and that the call's inputs compute too, or that reduce a node they compute. In
+// a k-means step, argmin(d) (which the one-hot matrix of the second product reads) and min(d)
+// share one kernel, the norms of the distance chain are computed once, and the outputs read
+// the results.
+// `done`: calls counted as run (explain, which runs none, passes those ahead of c).
+std::vector<detail::NodeRef> shared_reductions(const detail::CallSpec& c, std::span<const detail::NodeRef> outputs,
+                                               const std::unordered_set<const detail::CallSpec*>& done = {});
 
 // Eager calls, whose output sizes depend on the values (np.unique, np.nonzero, x[mask]): the
 // inputs are evaluated, then fn runs at once on the current device and stream (GPU only). fn

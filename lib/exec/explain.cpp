@@ -3,6 +3,8 @@
 
 #include <iostream>
 
+#include <unordered_set>
+
 #include <fmt/format.h>
 
 #include <loom/errors.hpp>
@@ -77,17 +79,31 @@ std::string leaf_text(const codegen::Leaf& l, int j) {
 // Library calls the plan reaches, in the order they run (a call after those it depends on), each
 // with the kernels that compute its inputs. A flat list: a chain of 10^6 calls is 10^6 lines,
 // not 10^6 levels of recursion.
-std::string calls_text(std::span<const detail::NodeRef> nodes) {
+// `computed` collects what the calls' input plans compute (their inputs, and the outputs'
+// reductions computed with them): the plans after them read those as buffers.
+std::string calls_text(std::span<const detail::NodeRef> nodes, std::vector<detail::NodeRef>& computed) {
   std::string s;
+  std::unordered_set<const detail::CallSpec*> done;  // run before the one listed (when evaluated)
   for (const auto& c : exec::pending_calls(nodes)) {
+    struct Mark {
+      std::unordered_set<const detail::CallSpec*>& done;
+      const detail::CallSpec* c;
+      ~Mark() { done.insert(c); }
+    } mark{done, c.get()};
     s += fmt::format("barrier: library call {}\n", to_string(*c));
     std::vector<detail::NodeRef> pending;
     for (const detail::NodeRef& in : c->inputs) {
       if (in->op != detail::Op::Buffer && in->op != detail::Op::Call && !in->realized()) pending.push_back(in);
     }
     if (pending.empty()) continue;
-    const exec::Prepared prep = exec::prepare(pending);
+    const std::vector<detail::NodeRef> shared = exec::shared_reductions(*c, nodes, done);
+    pending.insert(pending.end(), shared.begin(), shared.end());
+    const exec::Prepared prep = exec::prepare(pending, computed);
+    computed.insert(computed.end(), pending.begin(), pending.end());
     s += fmt::format("  its inputs first: {} kernel(s)", prep.kernels.size());
+    if (!shared.empty()) {
+      s += fmt::format(" (with {} reduction(s) of the outputs that read the same work)", shared.size());
+    }
     for (const codegen::KernelPlan& kp : prep.kernels) s += " " + codegen::kernel_name(kp);
     s += "\n";
   }
@@ -98,9 +114,10 @@ std::string calls_text(std::span<const detail::NodeRef> nodes) {
 
 std::string explain_string(const std::vector<Array>& arrays) {
   const std::vector<detail::NodeRef> nodes = nodes_of(arrays);
-  const exec::Prepared prep = exec::prepare(nodes);
+  std::vector<detail::NodeRef> computed;
+  std::string s = calls_text(nodes, computed);
+  const exec::Prepared prep = exec::prepare(nodes, computed);
   const bool gpu = rt::has_gpu();
-  std::string s = calls_text(nodes);
   s += fmt::format("loom plan: {} kernel(s), {} view(s) of results, fusion {}{}{}\n",
                               prep.kernels.size(), prep.plan.view_roots.size(),
                               fusion_enabled() ? "on" : "off",

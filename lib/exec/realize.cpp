@@ -130,10 +130,11 @@ void read_storage(const detail::Storage& s, std::size_t offset, std::size_t nbyt
   LOOM_CHECK_CUDA(cudaStreamSynchronize(stream));
 }
 
-Prepared prepare(std::span<const NodeRef> outputs) {
+Prepared prepare(std::span<const NodeRef> outputs, std::span<const NodeRef> computed) {
   codegen::PartitionOptions opts;
   opts.fusion = fusion_on();
   opts.max_kernel_ops = rt::env().max_kernel_ops;
+  for (const NodeRef& c : computed) opts.computed.push_back(c.get());
   std::vector<const Node*> cuts;
   for (int attempt = 0;; ++attempt) {
     Prepared p;

@@ -21,8 +21,9 @@ struct Prepared {
   std::vector<codegen::KernelPlan> kernels;  // one per plan.groups entry
 };
 
-// The partition and kernel plans of evaluating `outputs` (no source, no compile).
-Prepared prepare(std::span<const detail::NodeRef> outputs);
+// The partition and kernel plans of evaluating `outputs` (no source, no compile). `computed`:
+// nodes an earlier plan computes, read as buffers (explain, for work done with a barrier's inputs).
+Prepared prepare(std::span<const detail::NodeRef> outputs, std::span<const detail::NodeRef> computed = {});
 
 // Evaluates the outputs; afterwards each has its realized() result.
 void realize(std::span<const detail::NodeRef> outputs);

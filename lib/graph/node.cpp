@@ -1,5 +1,6 @@
 #include "graph/node.hpp"
 #include "graph/check.hpp"
+#include "graph/intern.hpp"
 
 #include <vector>
 
@@ -150,7 +151,7 @@ NodeRef make_buffer(std::shared_ptr<Storage> storage, DType dtype, const Shape& 
   e.storage = std::move(storage);
   e.strides = strides;
   e.offset = offset;
-  return n;
+  return intern(std::move(n));
 }
 
 NodeRef make_constant(const Scalar& value, bool weak) {
@@ -158,14 +159,16 @@ NodeRef make_constant(const Scalar& value, bool weak) {
   n->value = value;
   n->value.weak = weak;
   n->weak = weak;
-  return n;
+  return intern(std::move(n));
 }
 
-NodeRef make_arange(const Scalar& start, const Scalar& step, std::int64_t count, DType dtype) {
+NodeRef make_arange(const Scalar& start, const Scalar& step, std::int64_t count, DType dtype,
+                    const Scalar& second) {
   auto n = new_node(Op::Arange, dtype, Shape{count});
   n->value = start;
   n->mutable_extra().value2 = step;
-  return n;
+  n->mutable_extra().value3 = second;
+  return intern(std::move(n));
 }
 
 NodeRef make_linspace(const Scalar& start, const Scalar& step, const Scalar& stop,
@@ -176,13 +179,13 @@ NodeRef make_linspace(const Scalar& start, const Scalar& step, const Scalar& sto
   e.value2 = step;
   e.value3 = stop;
   e.k = endpoint ? 1 : 0;
-  return n;
+  return intern(std::move(n));
 }
 
 NodeRef make_eye(std::int64_t rows, std::int64_t cols, std::int64_t k, DType dtype) {
   auto n = new_node(Op::Eye, dtype, Shape{rows, cols});
   n->mutable_extra().k = k;
-  return n;
+  return intern(std::move(n));
 }
 
 NodeRef make_view(NodeRef input, const IndexMap& map, const Shape& shape) {
@@ -192,7 +195,7 @@ NodeRef make_view(NodeRef input, const IndexMap& map, const Shape& shape) {
   n->inputs[0] = std::move(input);
   n->num_inputs = 1;
   note_calls(*n);
-  return n;
+  return intern(std::move(n));
 }
 
 NodeRef make_reshape(NodeRef input, const Shape& shape) {
@@ -201,7 +204,7 @@ NodeRef make_reshape(NodeRef input, const Shape& shape) {
   n->inputs[0] = std::move(input);
   n->num_inputs = 1;
   note_calls(*n);
-  return n;
+  return intern(std::move(n));
 }
 
 NodeRef make_cast(NodeRef input, DType dtype) {
@@ -209,7 +212,7 @@ NodeRef make_cast(NodeRef input, DType dtype) {
   n->inputs[0] = std::move(input);
   n->num_inputs = 1;
   note_calls(*n);
-  return n;
+  return intern(std::move(n));
 }
 
 NodeRef make_elementwise(Op op, DType dtype, const Shape& shape, NodeRef a, NodeRef b,
@@ -224,7 +227,7 @@ NodeRef make_elementwise(Op op, DType dtype, const Shape& shape, NodeRef a, Node
                "an elementwise input has the op's shape, or is a 0-d constant");
   }
   note_calls(*n);
-  return n;
+  return intern(std::move(n));
 }
 
 const char* reduce_name(ReduceKind k) {
@@ -261,7 +264,7 @@ NodeRef make_reduce(NodeRef input, ReduceKind kind, std::uint32_t axes, std::int
   n->inputs[0] = std::move(input);
   n->num_inputs = 1;
   note_calls(*n);
-  return n;
+  return intern(std::move(n));
 }
 
 std::vector<NodeRef> make_call(std::shared_ptr<CallSpec> spec) {
@@ -294,7 +297,7 @@ NodeRef make_copy(NodeRef input, bool force_materialize) {
   n->num_inputs = 1;
   n->force_materialize = force_materialize;
   note_calls(*n);
-  return n;
+  return intern(std::move(n));
 }
 
 std::string to_string(const Node& n) {

@@ -198,12 +198,15 @@ void check_dtype(DType dtype, const char* op);
 // NumPy does), and a ValueError for a negative extent. Every node is checked when it is made.
 std::int64_t checked_nbytes(const Shape& shape, DType dtype, const char* op);
 
-// --- factories: each checks invariants with assertions, not user errors (but see new_node's
-// size check, the one guard every array passes) ---
+// --- factories: each checks invariants (LOOM_CHECK), not user errors (but see new_node's size
+// check, the one guard every array passes); the node returned may be an equal live node built
+// earlier on this thread (graph/intern.hpp) ---
 NodeRef make_buffer(std::shared_ptr<Storage> storage, DType dtype, const Shape& shape,
                     const Shape& strides, std::int64_t offset);
 NodeRef make_constant(const Scalar& value, bool weak);  // 0-d, value.dtype
-NodeRef make_arange(const Scalar& start, const Scalar& step, std::int64_t n, DType dtype);
+// Arange: value[i] = start + i * step, except value[1] = second (NumPy's float fill; the
+// integer aranges pass start + step).
+NodeRef make_arange(const Scalar& start, const Scalar& step, std::int64_t n, DType dtype, const Scalar& second);
 NodeRef make_linspace(const Scalar& start, const Scalar& step, const Scalar& stop, std::int64_t n,
                       bool endpoint, DType dtype);
 NodeRef make_eye(std::int64_t n, std::int64_t m, std::int64_t k, DType dtype);
