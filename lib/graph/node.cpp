@@ -155,6 +155,9 @@ NodeRef make_buffer(std::shared_ptr<Storage> storage, DType dtype, const Shape& 
 }
 
 NodeRef make_constant(const Scalar& value, bool weak) {
+  Scalar v = value;
+  v.weak = weak;
+  if (NodeRef found = interned_constant(v, weak)) return found;
   auto n = new_node(Op::Constant, value.dtype, Shape{});
   n->value = value;
   n->value.weak = weak;
@@ -276,7 +279,7 @@ std::vector<NodeRef> make_call(std::shared_ptr<CallSpec> spec) {
     e.k = static_cast<std::int64_t>(k);
     n->has_call = true;
     spec->output_nodes.push_back(n);
-    outs.push_back(std::move(n));
+    outs.push_back(intern(std::move(n)));  // a call is never merged: this sets its hash
   }
   return outs;
 }

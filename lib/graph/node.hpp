@@ -137,6 +137,9 @@ struct Node {
   bool weak = false;  // Constant made from a C++ number (NEP 50)
   bool force_materialize = false;  // Copy: cut fusion here (reshape of a non-viewable layout)
   bool has_call = false;  // a library call is reachable (exec runs calls before planning)
+  // A hash of the node's structure and payload through its inputs' (never of an address but a
+  // buffer's memory): where graph/intern.cpp looks for an equal node.
+  std::uint64_t structure_hash = 0;
 
   struct Extra {
     Scalar value2;       // Arange/Linspace: step
