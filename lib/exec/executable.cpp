@@ -10,7 +10,7 @@
 
 #include <loom/errors.hpp>
 
-#include "exec/plan_cache.hpp"
+#include "exec/fingerprint.hpp"
 #include "exec/realize.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
@@ -216,8 +216,7 @@ constexpr std::size_t kMaxExecutables = 4096;
 
 }  // namespace
 
-void run_on_device(std::span<const NodeRef> outputs, int device) {
-  const Fingerprint fp = fingerprint(outputs, fusion_enabled_impl(), rt::env().max_kernel_ops, device);
+std::shared_ptr<const Executable> find_executable(const Fingerprint& fp) {
   std::shared_ptr<const Executable> e;
   {
     std::lock_guard lock(g_mu);
@@ -227,18 +226,27 @@ void run_on_device(std::span<const NodeRef> outputs, int device) {
     for (const KernelLaunch& k : e->kernels) {
       if (k.kernel) counters().memory_hits.fetch_add(1, std::memory_order_relaxed);  // found without a lookup
     }
-    run(*e, fp.nodes, device, true);
-    return;
   }
-  const Prepared p = prepared_for(fp, outputs);
+  return e;
+}
+
+Compiled compile(const Prepared& p, const Fingerprint& fp, int device) {
   Numbers num(fp.nodes);
-  auto made = std::make_shared<const Executable>(make_executable(p, device, num));
-  run(*made, num.nodes(), device, false);
-  if (!num.extended(fp.nodes.size())) {
-    std::lock_guard lock(g_mu);
-    if (g_executables.size() >= kMaxExecutables) g_executables.clear();
-    g_executables.emplace(fp.bytes, std::move(made));
-  }
+  Compiled c;
+  c.executable = std::make_shared<const Executable>(make_executable(p, device, num));
+  c.cacheable = !num.extended(fp.nodes.size());
+  c.slots = num.nodes();
+  return c;
+}
+
+void launch(const Executable& e, std::span<const Node* const> slots, int device, bool cached) {
+  run(e, slots, device, cached);
+}
+
+void remember(const Fingerprint& fp, std::shared_ptr<const Executable> e) {
+  std::lock_guard lock(g_mu);
+  if (g_executables.size() >= kMaxExecutables) g_executables.clear();
+  g_executables.emplace(fp.bytes, std::move(e));
 }
 
 void clear_executables() {

@@ -1,9 +1,11 @@
 #pragma once
-// Executables: what a repeated eval() of one graph structure runs on the GPU. The fingerprint
-// (plan_cache.hpp) fixes the ops, dtypes, shapes, layouts, the alignment of every input and the
-// device, so it fixes the kernels, their launch shapes and most of their argument words too. An
-// executable holds those ready; a call allocates the outputs, fills in pointers and scalar values
-// (codegen::ArgPatch), and launches. Nodes are named by their fingerprint numbers.
+// Executables: what a repeated eval() of one graph structure runs on the GPU, and their cache
+// (the one cache of plans: keyed by the exact fingerprint, fingerprint.hpp). The fingerprint
+// fixes the ops, dtypes, shapes, layouts, the alignment of every input and the device, so it
+// fixes the kernels, their launch shapes and most of their argument words too. An executable
+// holds those ready and names nodes by slot (fingerprint number), never by pointer: a call
+// allocates the outputs, fills in pointers and scalar values from the current graph's slots
+// (codegen::ArgPatch), and launches.
 
 #include <cstdint>
 #include <memory>
@@ -38,9 +40,28 @@ struct Executable {
   std::vector<std::pair<int, int>> view_roots;  // (view, the node whose buffer it views)
 };
 
-// Evaluates `outputs` on `device` (library calls already run): the executable of their
-// fingerprint from the cache, or one made from the prepared plan (compiling what is missing).
-void run_on_device(std::span<const detail::NodeRef> outputs, int device);
+struct Fingerprint;
+struct Prepared;
+
+// The cached executable of a fingerprint, or null.
+std::shared_ptr<const Executable> find_executable(const Fingerprint& fp);
+
+// The executable of a prepared plan: kernels found in the kernel cache or compiled, launch
+// shapes, argument words. `slots` are the fingerprint's nodes plus any the plan reached beyond
+// them (then it is not `cacheable`: those numbers mean nothing in another graph).
+struct Compiled {
+  std::shared_ptr<const Executable> executable;
+  std::vector<const detail::Node*> slots;
+  bool cacheable = true;
+};
+Compiled compile(const Prepared& p, const Fingerprint& fp, int device);
+
+// Runs an executable on the current stream of `device` for the graph whose nodes fill `slots`;
+// each root gets its result. `cached`: a repeated call (launches as CUDA graphs).
+void launch(const Executable& e, std::span<const detail::Node* const> slots, int device, bool cached);
+
+// Keeps an executable for later evals of the same fingerprint.
+void remember(const Fingerprint& fp, std::shared_ptr<const Executable> e);
 
 // Executables hold loaded kernels: cleared with the memory cache.
 void clear_executables();

@@ -12,6 +12,8 @@
 
 #include "exec/calls.hpp"
 #include "exec/executable.hpp"
+#include "exec/fingerprint.hpp"
+#include "graph/print.hpp"
 #include "reference/evaluator.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
@@ -82,54 +84,6 @@ void realize_on_host(std::span<const NodeRef> outputs) {
 
 }  // namespace
 
-std::shared_ptr<const Realized> contiguous_result(std::shared_ptr<detail::Storage> s, const Shape& shape) {
-  auto r = std::make_shared<Realized>();
-  r->storage = std::move(s);
-  r->strides = contiguous_strides(shape);
-  r->offset = 0;
-  return r;
-}
-
-std::shared_ptr<detail::Storage> host_storage(std::size_t nbytes) {
-  const std::size_t size = (std::max<std::size_t>(nbytes, 1) + 63) / 64 * 64;
-  void* p = std::aligned_alloc(64, size);
-  if (!p) throw OutOfMemory(fmt::format("out of host memory allocating {} bytes", nbytes), nbytes);
-  return std::make_shared<detail::Storage>(p, nbytes, Placement{DeviceKind::Host, -1},
-                                           [p](void*) { std::free(p); });
-}
-
-std::shared_ptr<detail::Storage> device_storage(int device, std::size_t nbytes) {
-  if (nbytes == 0) {
-    return std::make_shared<detail::Storage>(nullptr, 0, Placement{DeviceKind::GPU, device}, nullptr);
-  }
-  cudaStream_t stream = rt::current_stream(device);
-  void* p = rt::device_alloc(device, nbytes, stream);
-  return std::make_shared<detail::Storage>(
-      p, nbytes, Placement{DeviceKind::GPU, device},
-      [device, p](void* last) { rt::device_free(device, p, static_cast<cudaStream_t>(last)); },
-      stream);
-}
-
-void order_after_last_use(const detail::Storage& s, cudaStream_t stream) {
-  void* last = s.last_stream();
-  if (last != nullptr && last != stream) rt::stream_wait(stream, static_cast<cudaStream_t>(last));
-  s.set_last_stream(stream);
-}
-
-void read_storage(const detail::Storage& s, std::size_t offset, std::size_t nbytes, void* dst) {
-  if (nbytes == 0) return;
-  const auto* src = static_cast<const char*>(s.data()) + offset;
-  if (s.on_host()) {
-    std::memcpy(dst, src, nbytes);
-    return;
-  }
-  const int device = s.placement().index;
-  cudaStream_t stream = rt::current_stream(device);
-  order_after_last_use(s, stream);
-  LOOM_CHECK_CUDA(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToHost, stream));
-  LOOM_CHECK_CUDA(cudaStreamSynchronize(stream));
-}
-
 Prepared prepare(std::span<const NodeRef> outputs, std::span<const NodeRef> computed) {
   codegen::PartitionOptions opts;
   opts.fusion = fusion_on();
@@ -163,18 +117,44 @@ Prepared prepare(std::span<const NodeRef> outputs, std::span<const NodeRef> comp
   }
 }
 
-void realize(std::span<const NodeRef> outputs) {
-  if (!rt::has_gpu()) {
-    realize_on_host(outputs);
-    return;
-  }
+namespace {
+
+// Library calls first (barriers): their outputs are buffers to the plan.
+void run_barriers(std::span<const NodeRef> outputs) {
   for (const NodeRef& o : outputs) {
     if (o->has_call && !o->realized()) {
-      run_calls(outputs);  // library calls first: their outputs are buffers to the plan
-      break;
+      run_calls(outputs);
+      return;
     }
   }
-  run_on_device(outputs, rt::current_device());
+}
+
+}  // namespace
+
+// The pipeline of one eval(), step by step. A repeated eval of one structure finds its
+// executable by fingerprint and goes straight to the launch.
+void realize(std::span<const NodeRef> outputs) {
+  if (!rt::has_gpu()) {
+    realize_on_host(outputs);  // the host reference evaluator
+    return;
+  }
+  debug("input", [&] { return detail::graph_to_string(outputs); });
+  run_barriers(outputs);
+  debug("run_barriers", [&] { return detail::graph_to_string(outputs); });  // calls now evaluated
+  const int device = rt::current_device();
+  const Fingerprint fp = fingerprint(outputs, fusion_on(), rt::env().max_kernel_ops, device);
+  debug("fingerprint", [&] { return fmt::format("{} node(s), {} bytes\n", fp.nodes.size(), fp.bytes.size()); });
+  if (const std::shared_ptr<const Executable> cached = find_executable(fp)) {
+    debug("find_executable", [&] { return fmt::format("cached: {} kernel(s)\n", cached->kernels.size()); });
+    launch(*cached, fp.nodes, device, true);
+    return;
+  }
+  const Prepared p = prepare(outputs);  // partition, then plan each kernel (debug prints both)
+  const Compiled c = compile(p, fp, device);
+  debug("compile", [&] { return fmt::format("{} kernel(s), cacheable {}\n", c.executable->kernels.size(), c.cacheable); });
+  launch(*c.executable, c.slots, device, false);
+  if (c.cacheable) remember(fp, c.executable);
+  debug("launch", [&] { return detail::graph_to_string(outputs); });  // outputs now evaluated
 }
 
 void set_poison_outputs(bool on) { g_poison.set(on); }

@@ -1,8 +1,11 @@
 #pragma once
-// realize(): the one place that sees both the graph and the runtime (DESIGN.md). The pipeline is
-// a list: partition -> plan each kernel (re-partitioning when a view must be materialized) ->
-// find or compile each kernel -> allocate outputs from the pool -> launch; without a GPU, the
-// host reference evaluator instead. LOOM_DEBUG_PASSES=1 prints the plan after each step.
+// realize(): the one place that sees both the graph and the runtime (DESIGN.md). Its pipeline,
+// one named step each (realize.cpp): the host evaluator when there is no GPU; library calls
+// (barriers, exec/calls.hpp); the fingerprint (exec/fingerprint.hpp) and the executable cached
+// for it; else partition and plan each kernel (prepare: re-partitioned when a plan finds a view
+// that must be materialized), compile (exec/executable.hpp: kernels from the kernel cache or
+// NVRTC), launch, and keep the executable. LOOM_DEBUG_PASSES=1 prints the result of each step.
+// The memory helpers every exec file uses are exec/storage.hpp.
 
 #include <span>
 #include <string>
@@ -12,6 +15,7 @@
 #include "codegen/partition.hpp"
 #include <cuda_runtime_api.h>
 
+#include "exec/storage.hpp"
 #include "graph/node.hpp"
 
 namespace loom::exec {
@@ -35,20 +39,5 @@ bool poison_outputs();
 
 // Whether fusion is on (LOOM_FUSION, set_fusion()).
 bool fusion_enabled_impl();
-
-// An evaluated result in a new C-contiguous buffer.
-std::shared_ptr<const detail::Realized> contiguous_result(std::shared_ptr<detail::Storage> s, const Shape& shape);
-
-// Host memory for the reference path, and device memory from the pool.
-std::shared_ptr<detail::Storage> host_storage(std::size_t nbytes);
-std::shared_ptr<detail::Storage> device_storage(int device, std::size_t nbytes);
-
-// Makes `stream` wait for the last work queued on s (when that was another stream), and
-// records `stream` as its last user: buffers shared across streams are read in order, and
-// freed in the order of their last use.
-void order_after_last_use(const detail::Storage& s, cudaStream_t stream);
-
-// Copies bytes of a storage to host memory (synchronizing with the current stream).
-void read_storage(const detail::Storage& s, std::size_t offset, std::size_t nbytes, void* dst);
 
 }  // namespace loom::exec

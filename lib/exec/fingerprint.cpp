@@ -1,13 +1,9 @@
-#include "exec/plan_cache.hpp"
+#include "exec/fingerprint.hpp"
 
-#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <memory>
-#include <mutex>
 #include <unordered_map>
-
-#include "runtime/device.hpp"
 
 namespace loom::exec {
 
@@ -95,44 +91,6 @@ class Numbering {
   std::unordered_map<const Node*, int> map_;
 };
 
-// A plan with node pointers replaced by their fingerprint numbers (stored in the pointer slots
-// as integers) and back.
-template <class Map> void rebind_plan(codegen::KernelPlan& kp, Map&& map) {
-  for (codegen::Leaf& l : kp.leaves) l.node = map(l.node);
-  for (codegen::KValue& v : kp.values) {
-    if (v.node) v.node = map(v.node);
-  }
-  if (kp.reduce) {  // shared with the cached copy: re-bind a copy of it
-    auto part = std::make_shared<codegen::ReducePart>(*kp.reduce);
-    part->prologue = std::make_shared<codegen::KernelPlan>(*part->prologue);
-    rebind_plan(*part->prologue, map);
-    for (codegen::ReduceSpec& r : part->reductions) r.node = map(r.node);
-    kp.reduce = std::move(part);
-  }
-}
-
-template <class Map> void rebind(Prepared& p, Map&& map) {
-  for (codegen::KernelPlan& kp : p.kernels) rebind_plan(kp, map);
-}
-
-struct Entry {
-  Prepared plan;                     // node pointers as numbers
-  std::vector<int> group_roots;      // per group, flattened: numbers of its roots
-  std::vector<int> group_sizes;
-  std::vector<int> kernel_roots;     // per kernel, flattened (same counts as groups)
-  std::vector<std::pair<int, int>> view_roots;
-  std::vector<int> materialized;
-};
-
-std::mutex g_mu;
-std::unordered_map<std::string, std::shared_ptr<const Entry>> g_cache;
-constexpr std::size_t kMaxEntries = 4096;
-
-// Numbers in the pointers' places, plus one: null stays null (values without a node), and
-// node 0 (the first output) is not taken for null.
-const Node* as_number(int i) { return reinterpret_cast<const Node*>(static_cast<std::intptr_t>(i) + 1); }
-int to_number(const Node* n) { return static_cast<int>(reinterpret_cast<std::intptr_t>(n) - 1); }
-
 }  // namespace
 
 Fingerprint fingerprint(std::span<const NodeRef> outputs, bool fusion, int max_kernel_ops, int device) {
@@ -217,92 +175,6 @@ Fingerprint fingerprint(std::span<const NodeRef> outputs, bool fusion, int max_k
     f.nodes = std::move(num.nodes());
   }
   return f;
-}
-
-Prepared cached_prepare(std::span<const NodeRef> outputs, bool fusion, int max_kernel_ops) {
-  const int device = rt::has_gpu() ? rt::current_device() : -1;
-  return prepared_for(fingerprint(outputs, fusion, max_kernel_ops, device), outputs);
-}
-
-Prepared prepared_for(const Fingerprint& fp, std::span<const NodeRef> outputs) {
-  std::shared_ptr<const Entry> hit;
-  {
-    std::lock_guard lock(g_mu);
-    if (auto it = g_cache.find(fp.bytes); it != g_cache.end()) hit = it->second;
-  }
-  // Owning handles of every numbered node: the outputs keep them all alive during eval().
-  const auto ref_of = [&](int i) -> NodeRef {
-    // The nodes are reachable from `outputs`, which the caller holds: an aliasing handle that
-    // shares the first output's ownership is safe for the duration of the call.
-    return NodeRef(outputs[0], fp.nodes[static_cast<std::size_t>(i)]);
-  };
-  if (hit) {
-    Prepared p = hit->plan;
-    const auto node_of = [&](const Node* n) { return n ? fp.nodes[static_cast<std::size_t>(to_number(n))] : nullptr; };
-    rebind(p, node_of);
-    std::size_t k = 0;
-    for (std::size_t g = 0; g < p.plan.groups.size(); ++g) {
-      p.plan.groups[g].roots.clear();
-      p.kernels[g].roots.clear();
-      for (int i = 0; i < hit->group_sizes[g]; ++i, ++k) {
-        p.plan.groups[g].roots.push_back(ref_of(hit->group_roots[k]));
-        p.kernels[g].roots.push_back(ref_of(hit->kernel_roots[k]));
-      }
-    }
-    p.plan.view_roots.clear();
-    for (auto [node, base] : hit->view_roots) p.plan.view_roots.push_back({ref_of(node), ref_of(base)});
-    p.plan.materialized.clear();
-    for (int m : hit->materialized) p.plan.materialized.push_back(ref_of(m));
-    return p;
-  }
-  Prepared p = prepare(outputs);
-  // Store a copy with numbers in place of pointers.
-  std::unordered_map<const Node*, int> index;
-  for (std::size_t i = 0; i < fp.nodes.size(); ++i) index.emplace(fp.nodes[i], static_cast<int>(i));
-  const auto number_of = [&](const Node* n) {
-    auto it = index.find(n);
-    return it == index.end() ? -1 : it->second;
-  };
-  auto e = std::make_shared<Entry>();
-  e->plan = p;
-  bool complete = true;
-  rebind(e->plan, [&](const Node* n) -> const Node* {
-    if (!n) return nullptr;
-    const int i = number_of(n);
-    complete = complete && i >= 0;
-    return as_number(i);
-  });
-  for (std::size_t g = 0; g < p.plan.groups.size(); ++g) {
-    e->group_sizes.push_back(static_cast<int>(p.plan.groups[g].roots.size()));
-    for (std::size_t r = 0; r < p.plan.groups[g].roots.size(); ++r) {
-      e->group_roots.push_back(number_of(p.plan.groups[g].roots[r].get()));
-      e->kernel_roots.push_back(number_of(p.kernels[g].roots[r].get()));
-    }
-  }
-  for (const codegen::ViewRoot& v : p.plan.view_roots) {
-    e->view_roots.emplace_back(number_of(v.node.get()), number_of(v.base.get()));
-  }
-  for (const NodeRef& m : p.plan.materialized) e->materialized.push_back(number_of(m.get()));
-  for (int i : e->group_roots) complete = complete && i >= 0;
-  for (int i : e->kernel_roots) complete = complete && i >= 0;
-  for (int i : e->materialized) complete = complete && i >= 0;
-  for (auto [a, c] : e->view_roots) complete = complete && a >= 0 && c >= 0;
-  // The cached copy holds no node: its group/kernel roots are rebuilt on every hit.
-  for (auto& g : e->plan.plan.groups) g.roots.clear();
-  for (auto& kp : e->plan.kernels) kp.roots.clear();
-  e->plan.plan.view_roots.clear();
-  e->plan.plan.materialized.clear();
-  if (complete) {
-    std::lock_guard lock(g_mu);
-    if (g_cache.size() >= kMaxEntries) g_cache.clear();
-    g_cache.emplace(fp.bytes, std::move(e));
-  }
-  return p;
-}
-
-void clear_plan_cache() {
-  std::lock_guard lock(g_mu);
-  g_cache.clear();
 }
 
 }  // namespace loom::exec

@@ -1,4 +1,4 @@
-// The fingerprint of a graph (what the plan cache and the executables are keyed on), and the
+// The fingerprint of a graph (what the executable cache is keyed on), and the
 // kernel arguments split into fixed words and per-call patches.
 
 #include <bit>
@@ -8,7 +8,8 @@
 #include <loom/loom.hpp>
 
 #include "codegen/kernel_plan.hpp"
-#include "exec/plan_cache.hpp"
+#include "exec/fingerprint.hpp"
+#include "exec/realize.hpp"
 #include "graph/node.hpp"
 
 using loom::Array;
@@ -23,7 +24,7 @@ loom::exec::Fingerprint fp(const Array& a, int device = 0) {
 
 }  // namespace
 
-TEST_CASE("the fingerprint holds structure, not values or data", "[plan_cache]") {
+TEST_CASE("the fingerprint holds structure, not values or data", "[fingerprint]") {
   const Array x = loom::empty({64, 32}, DType::Float32), y = loom::empty({64, 32}, DType::Float32);
   // Scalar values and which buffer: the same fingerprint.
   CHECK(fp(loom::sum(x * 2.0f, 1)).bytes == fp(loom::sum(y * 3.0f, 1)).bytes);
@@ -44,7 +45,7 @@ TEST_CASE("the fingerprint holds structure, not values or data", "[plan_cache]")
   CHECK(f.nodes[1] == sq.node().get());
 }
 
-TEST_CASE("the fingerprint holds the alignment of each input's data (vector accesses)", "[plan_cache]") {
+TEST_CASE("the fingerprint holds the alignment of each input's data (vector accesses)", "[fingerprint]") {
   // Two buffers of one shape and layout whose data are 16-byte and 4-byte aligned.
   alignas(64) static float data[2048];
   const auto buffer_at = [](float* p) {
@@ -70,7 +71,7 @@ TEST_CASE("the fingerprint holds the alignment of each input's data (vector acce
   CHECK(vec_of(a4 * 2.0f) == 1);
 }
 
-TEST_CASE("kernel arguments: fixed words, and patches for pointers and scalar values", "[plan_cache]") {
+TEST_CASE("kernel arguments: fixed words, and patches for pointers and scalar values", "[fingerprint]") {
   const Array x = loom::empty({1000}, DType::Float32);
   const Array e = x * 0.5f + 2.0f;
   const loom::detail::NodeRef r[] = {e.node()};

@@ -1,0 +1,66 @@
+#include "exec/storage.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include <loom/errors.hpp>
+
+#include "runtime/cuda_check.hpp"
+#include "runtime/device.hpp"
+#include "runtime/device_pool.hpp"
+
+namespace loom::exec {
+
+using detail::Realized;
+
+std::shared_ptr<const Realized> contiguous_result(std::shared_ptr<detail::Storage> s, const Shape& shape) {
+  auto r = std::make_shared<Realized>();
+  r->storage = std::move(s);
+  r->strides = contiguous_strides(shape);
+  r->offset = 0;
+  return r;
+}
+
+std::shared_ptr<detail::Storage> host_storage(std::size_t nbytes) {
+  const std::size_t size = (std::max<std::size_t>(nbytes, 1) + 63) / 64 * 64;
+  void* p = std::aligned_alloc(64, size);
+  if (!p) throw OutOfMemory(fmt::format("out of host memory allocating {} bytes", nbytes), nbytes);
+  return std::make_shared<detail::Storage>(p, nbytes, Placement{DeviceKind::Host, -1},
+                                           [p](void*) { std::free(p); });
+}
+
+std::shared_ptr<detail::Storage> device_storage(int device, std::size_t nbytes) {
+  if (nbytes == 0) {
+    return std::make_shared<detail::Storage>(nullptr, 0, Placement{DeviceKind::GPU, device}, nullptr);
+  }
+  cudaStream_t stream = rt::current_stream(device);
+  void* p = rt::device_alloc(device, nbytes, stream);
+  return std::make_shared<detail::Storage>(
+      p, nbytes, Placement{DeviceKind::GPU, device},
+      [device, p](void* last) { rt::device_free(device, p, static_cast<cudaStream_t>(last)); },
+      stream);
+}
+
+void order_after_last_use(const detail::Storage& s, cudaStream_t stream) {
+  void* last = s.last_stream();
+  if (last != nullptr && last != stream) rt::stream_wait(stream, static_cast<cudaStream_t>(last));
+  s.set_last_stream(stream);
+}
+
+void read_storage(const detail::Storage& s, std::size_t offset, std::size_t nbytes, void* dst) {
+  if (nbytes == 0) return;
+  const auto* src = static_cast<const char*>(s.data()) + offset;
+  if (s.on_host()) {
+    std::memcpy(dst, src, nbytes);
+    return;
+  }
+  const int device = s.placement().index;
+  cudaStream_t stream = rt::current_stream(device);
+  order_after_last_use(s, stream);
+  LOOM_CHECK_CUDA(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToHost, stream));
+  LOOM_CHECK_CUDA(cudaStreamSynchronize(stream));
+}
+
+}  // namespace loom::exec

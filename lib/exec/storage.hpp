@@ -1,0 +1,30 @@
+#pragma once
+// Memory of evaluated arrays, below every other exec file: device buffers from the pool and host
+// buffers for the path without a GPU, evaluated results over them, stream ordering of shared
+// buffers, and reading values back to the host.
+
+#include <cstddef>
+#include <memory>
+
+#include <cuda_runtime_api.h>
+
+#include "graph/node.hpp"
+
+namespace loom::exec {
+
+// An evaluated result in a new C-contiguous buffer.
+std::shared_ptr<const detail::Realized> contiguous_result(std::shared_ptr<detail::Storage> s, const Shape& shape);
+
+// Host memory for the reference path, and device memory from the pool.
+std::shared_ptr<detail::Storage> host_storage(std::size_t nbytes);
+std::shared_ptr<detail::Storage> device_storage(int device, std::size_t nbytes);
+
+// Makes `stream` wait for the last work queued on s (when that was another stream), and
+// records `stream` as its last user: buffers shared across streams are read in order, and
+// freed in the order of their last use.
+void order_after_last_use(const detail::Storage& s, cudaStream_t stream);
+
+// Copies bytes of a storage to host memory (synchronizing with the current stream).
+void read_storage(const detail::Storage& s, std::size_t offset, std::size_t nbytes, void* dst);
+
+}  // namespace loom::exec
