@@ -1,16 +1,9 @@
 // CUDA source of a reduction kernel (emit_elementwise.hpp's emit_kernel for plans with a
-// reduction part). Shape of the source: the header comment, Args, `prologue` (the values reduced,
-// at one input element), `epilogue` (the outputs, from the reductions' results), and one
-// skeleton per strategy (the last three in emit_reduce_layouts.cpp):
-//   cooperative  a block per output: threads stride over the reduced elements, then a block
-//                reduction; blocks split long reductions and the last one combines their partials
-//   per-thread   a thread per output (the kept dim is innermost: neighbouring threads read
-//                neighbouring elements); blocks along y split long reductions the same way
-//   warp rows    a group of `lanes` lanes of a warp per output (short contiguous rows): strided
-//                loads, a shuffle combine inside the group, no block barrier
-//   column tiles `lanes` columns x 256 / lanes row slots per block (few kept outputs, kept dim
-//                innermost): row slots combined by shuffles, then through shared memory
-//   row-resident a block per row kept in registers, outputs over the whole row (softmax)
+// reduction part). Shape of the source: the header comment, Args (the fields the kernel reads:
+// kernel_params trims the rest), `prologue` (the values reduced, at one input element),
+// `epilogue` (the outputs, from the reductions' results), and the skeleton of the plan's
+// strategy (reduce_strategy.hpp; one file per strategy). This file holds the pieces every
+// skeleton shares.
 
 #include <algorithm>
 
@@ -20,6 +13,7 @@
 #include "codegen/element_emitter.hpp"
 #include "codegen/emit_elementwise.hpp"
 #include "codegen/reduce_emitter.hpp"
+#include "codegen/reduce_strategy.hpp"
 
 namespace loom::codegen {
 
@@ -32,17 +26,6 @@ int last_reduced_dim(const ReducePart& r) {
     if (r.reduced[static_cast<std::size_t>(d)]) return d;
   }
   return -1;
-}
-
-const char* strategy_comment(ReduceStrategy s) {
-  switch (s) {
-    case ReduceStrategy::Cooperative: return "cooperative, a block per output";
-    case ReduceStrategy::PerThread: return "per-thread, a thread per output";
-    case ReduceStrategy::Rows: return "row-resident, a block per row kept in registers";
-    case ReduceStrategy::WarpRows: return "warp rows, a group of a warp's lanes per output";
-    case ReduceStrategy::ColumnTiles: return "column tiles, a block of columns x row slots";
-  }
-  return "?";
 }
 
 }  // namespace
@@ -94,7 +77,7 @@ KernelSource ReduceEmitter::run() {
     w_.line("//   {}({}) reduces {}", detail::reduce_name(r_.reductions[i].kind), i,
             expression_text(pro_, static_cast<int>(i)));
   }
-  w_.line("// {}: {} prologue dim(s) ({} reduced), {}-bit indexing", strategy_comment(r_.strategy),
+  w_.line("// {}: {} prologue dim(s) ({} reduced), {}-bit indexing", strategy_def(r_.strategy).comment,
           pro_.shape.size(), std::count(r_.reduced.begin(), r_.reduced.end(), 1),
           p_.index32 ? 32 : 64);
   w_.line("// structural key {:016x}: scalars, sizes and strides are arguments", key_digest(p_.key));
@@ -108,7 +91,8 @@ KernelSource ReduceEmitter::run() {
   ee.emit_unravel_helpers();
   pe.emit_element("prologue", "The values reduced, at one element of the input.");
   ee.emit_element("epilogue", "The outputs at one output element, from the reductions' results.");
-  emit_kernel(ks.name);
+  name_ = ks.name;
+  strategy_def(r_.strategy).skeleton(*this);
   ks.text = w_.take();
   return ks;
 }
@@ -416,90 +400,12 @@ void ReduceEmitter::emit_merge_partials(const std::string& j, const std::string&
   }
 }
 
-void ReduceEmitter::emit_kernel(const std::string& name) {
-  const std::string it = idx_t_;
-  if (r_.strategy == ReduceStrategy::Cooperative) {
-    // At most 64 registers, 4 blocks per multiprocessor: mean+var took 74 with the unchecked
-    // batch and ran at 89% of copy on 3 blocks; capped, 98% (bench/NOTES.md).
-    w_.line("extern \"C\" __global__ void __launch_bounds__(256, 4)");
-  } else if (r_.strategy == ReduceStrategy::Rows) {
-    // The row's elements stay in registers: as many blocks per multiprocessor as about 24
-    // registers plus the kept elements allow (softmax over rows of 8192: 512 threads, 40
-    // registers, 3 blocks; uncapped, ptxas took 50 and 2 blocks fit).
-    int words = 0;  // 4-byte registers per element a thread keeps
-    for (const Leaf& l : pro_.leaves) {
-      if (l.kind == LeafKind::Buffer && !l.unravel) words += static_cast<int>((itemsize(l.dtype) + 3) / 4);
-    }
-    const int regs = 24 + r_.per_thread * std::max(words, 1);
-    const int blocks = std::clamp(std::min(65536 / (r_.block * regs), 2048 / r_.block), 1, 32);
-    w_.line("extern \"C\" __global__ void __launch_bounds__({}, {})", r_.block, blocks);
-  } else {
-    w_.line("extern \"C\" __global__ void __launch_bounds__({})", r_.strategy == ReduceStrategy::Rows ? r_.block : 256);
-  }
-  w_.open_block(fmt::format("{}(const __grid_constant__ Args a)", name));
-  if (r_.strategy == ReduceStrategy::Rows) {
-    emit_rows_kernel();
-  } else if (r_.strategy == ReduceStrategy::WarpRows) {
-    emit_warp_rows_kernel();
-  } else if (r_.strategy == ReduceStrategy::ColumnTiles) {
-    emit_column_tiles_kernel();
-  } else if (r_.strategy == ReduceStrategy::Cooperative) {
-    for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
-      w_.line("__shared__ {} sh{}[32];", state_type(r_.reductions[i]), i);
-    }
-    w_.line("__shared__ bool last;");
-    w_.open_block(fmt::format("for ({0} j = blockIdx.y; j < a.nk; j += gridDim.y)", it));
-    unravel_class("j", 0);
-    emit_prologue_bases();
-    emit_states();
-    // Short rows (a block of fewer than 256 threads: at most one element each) take a batch of
-    // one; longer ones eight loads in flight per thread. Vector loads: each thread's elements
-    // come `vec` at a time. Blocks that split a row take its tiles of batch x vec x blockDim.x
-    // elements in turn (block x: tiles x, x + gridDim.x, ...): the blocks sweep memory together,
-    // 2% faster than a contiguous chunk each (bench/probes/red_probe.cu).
-    const int batch = cooperative_batch(r_.block);
-    vec_ = r_.vec;
-    const std::string v = vec_ > 1 ? fmt::format("{} * ", vec_) : "";
-    w_.line("const {0} tile = {1} * {2}({0})blockDim.x;", it, batch, v);
-    w_.open_block(fmt::format("for ({0} rb = ({0})blockIdx.x * tile + {1}threadIdx.x; rb < a.nr; rb += ({0})gridDim.x * tile)",
-                              it, v));
-    declare_caches(batch);
-    emit_batch("rb", v + "blockDim.x", "a.nr", batch);
-    w_.close_block();
-    vec_ = 1;
-    for (std::size_t i = 0; i < r_.reductions.size(); ++i) w_.line("loom::red::block_reduce(s{0}, sh{0});", i);
-    w_.open_block("if (gridDim.x > 1)");
-    w_.open_block("if (threadIdx.x == 0)");
-    emit_split_combine("j", "gridDim.x", "blockIdx.x", true);
-    w_.close_block();
-    w_.line("__syncthreads();");
-    w_.line("if (!last) continue;  // the same for every thread of the block");
-    emit_merge_partials("j", "gridDim.x", true);
-    w_.close_block();
-    w_.open_block("if (threadIdx.x == 0)");
-    emit_epilogue("j");
-    w_.close_block();
-    w_.close_block();
-  } else {
-    w_.line("const {0} j = ({0})blockIdx.x * blockDim.x + threadIdx.x;", it);
-    w_.line("if (j >= a.nk) return;");
-    unravel_class("j", 0);
-    emit_prologue_bases();
-    emit_states();
-    w_.line("const {0} r_begin = ({0})blockIdx.y * a.chunk;", it);
-    w_.line("const {0} r_end = a.nr - r_begin < a.chunk ? ({0})a.nr : r_begin + ({0})a.chunk;", it);
-    w_.open_block(fmt::format("for ({} rb = r_begin; rb < r_end; rb += 8)", it));
-    declare_caches(8);
-    emit_batch("rb", "1", "r_end", 8);
-    w_.close_block();
-    w_.open_block("if (gridDim.y > 1)");
-    emit_split_combine("j", "gridDim.y", "blockIdx.y", false);
-    emit_merge_partials("j", "gridDim.y", false);
-    w_.close_block();
-    emit_epilogue("j");
-  }
-  w_.close_block();
+void ReduceEmitter::begin_kernel(const std::string& launch_bounds) {
+  w_.line("extern \"C\" __global__ void {}", launch_bounds);
+  w_.open_block(fmt::format("{}(const __grid_constant__ Args a)", name_));
 }
+
+void ReduceEmitter::end_kernel() { w_.close_block(); }
 
 KernelSource emit_reduce(const KernelPlan& plan, std::span<const Param> params) {
   return ReduceEmitter(plan, params).run();

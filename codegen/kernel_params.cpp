@@ -2,14 +2,19 @@
 // The emitter declares the fields from kernel_params(); exec packs them with pack_params(): one
 // list, so the struct layout on both sides agrees by construction.
 
+#include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cstring>
+#include <string_view>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
 #include <loom/errors.hpp>
 
 #include "codegen/ctypes.hpp"
+#include "codegen/emit_elementwise.hpp"
 #include "codegen/kernel_plan.hpp"
 
 namespace loom::codegen {
@@ -147,9 +152,7 @@ std::vector<Param> reduce_params(const KernelPlan& p) {
   return ps;
 }
 
-}  // namespace
-
-std::vector<Param> kernel_params(const KernelPlan& p) {
+std::vector<Param> all_params(const KernelPlan& p) {
   if (p.reduce) return reduce_params(p);
   std::vector<Param> ps;
   const int nd = p.shape.size();
@@ -171,6 +174,32 @@ std::vector<Param> kernel_params(const KernelPlan& p) {
       for (int d = 1; d < nd; ++d) add(ParamKind::Extent, 0, d, 0, fmt::format("n{}", d), "long long");
       break;
   }
+  return ps;
+}
+
+// The fields a kernel's source reads: every `a.<name>` (Args is `a` in every function).
+std::unordered_set<std::string_view> fields_read(std::string_view text) {
+  std::unordered_set<std::string_view> read;
+  const auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t at = text.find("a."); at != std::string_view::npos; at = text.find("a.", at + 2)) {
+    if (at > 0 && (ident(text[at - 1]) || text[at - 1] == '.')) continue;
+    std::size_t end = at + 2;
+    while (end < text.size() && ident(text[end])) ++end;
+    if (end > at + 2) read.insert(text.substr(at + 2, end - at - 2));
+  }
+  return read;
+}
+
+}  // namespace
+
+// Every parameter the plan's skeleton could read, less those its source does not: a kernel
+// carries only the arguments it reads (the row-resident softmax kernel read 5 of 16 fields).
+// The source depends on the plan's key alone, so the list does too.
+std::vector<Param> kernel_params(const KernelPlan& p) {
+  std::vector<Param> ps = all_params(p);
+  const std::string text = emit_kernel(p, ps).text;
+  const auto read = fields_read(text);
+  std::erase_if(ps, [&](const Param& q) { return !read.contains(q.name); });
   return ps;
 }
 

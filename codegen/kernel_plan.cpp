@@ -1,4 +1,5 @@
 #include "codegen/kernel_plan.hpp"
+#include "codegen/reduce_strategy.hpp"
 
 #include "codegen/analyzer.hpp"
 
@@ -152,12 +153,9 @@ void build_key(KernelPlan& p) {
     const ReducePart& r = *p.reduce;
     k += "|red|";
     append_key(k, static_cast<int>(r.strategy));
-    append_key(k, r.block < 256);  // short rows: a batch of one (emit_reduce)
     append_key(k, r.vec);
-    if (r.strategy == ReduceStrategy::Rows) {  // the loops' bound and __launch_bounds__
-      append_key(k, r.block);
-      append_key(k, r.per_thread);
-    }
+    strategy_def(r.strategy).key(k, r);  // what its skeleton alone depends on
+    k += ';';
     append_key(k, static_cast<std::int64_t>(r.reductions.size()));
     for (const ReduceSpec& spec : r.reductions) {
       append_key(k, static_cast<int>(spec.kind));

@@ -83,6 +83,7 @@ struct ReduceSpec {
   const Node* node = nullptr;    // the Reduce node (its epilogue leaf)
 };
 
+// Each strategy is defined in one place: codegen/reduce_<name>.cpp (reduce_strategy.hpp).
 enum class ReduceStrategy : std::uint8_t {
   Cooperative,  // a block per output element (blocks split long reductions): inner, middle, all
   PerThread,    // a thread per output element, the reduced index in its loop: outer axes
@@ -92,21 +93,6 @@ enum class ReduceStrategy : std::uint8_t {
   ColumnTiles,  // the kept axis contiguous, too few outputs to fill the GPU a thread each: a block
                 // of `lanes` columns x 256/lanes row slots, combined through shared memory
 };
-
-// WarpRows: 16-byte loads (or scalars) per lane in one batch, all issued before the arithmetic.
-inline constexpr int kWarpRowsVectorBatch = 4;
-inline constexpr int kWarpRowsScalarBatch = 8;
-// Cooperative: loads per thread per batch (a tile is batch x vec x block elements); blocks of
-// fewer than 256 threads (short rows: at most one element each) take a batch of one.
-inline constexpr int cooperative_batch(int block) { return block < 256 ? 1 : 8; }
-// ColumnTiles: rows per thread per batch of loads (scalars; 16-byte vectors of columns).
-inline constexpr int kColumnTileBatch = 8;
-inline constexpr int kColumnTileVectorBatch = 4;
-
-// Row-resident kernels: elements of a row per thread (registers), at most; threads per row (a
-// block) grow to 1024 before a thread takes more. 32 a thread (256 threads for rows of 8192)
-// made the online max/sum-of-exp a 32-long chain of dependent exps: softmax 46% of copy.
-inline constexpr int kRowsPerThread = 16;
 
 // The reduction part of a reduction kernel. The KernelPlan that owns it is the epilogue: its
 // iteration space is the output (one element per kept index), and its Reduced leaves take the

@@ -1,9 +1,8 @@
 #pragma once
 // ReduceEmitter: writes the CUDA source of one reduction kernel (emit_reduce, emit_elementwise.hpp)
 // from the pieces every skeleton shares (indexing, prologue loads and calls in batches, the
-// epilogue, split combines) and one skeleton per ReduceStrategy. Internal to codegen: the pieces
-// and the cooperative / per-thread skeletons are in emit_reduce.cpp, the row-resident, warp-rows
-// and column-tiles skeletons in emit_reduce_layouts.cpp.
+// epilogue, split combines; emit_reduce.cpp) and the skeleton of the plan's strategy (each in
+// its strategy's file, reduce_<name>.cpp, with the rest of that strategy). Internal to codegen.
 
 #include <cstdint>
 #include <functional>
@@ -26,6 +25,14 @@ class ReduceEmitter {
  public:
   ReduceEmitter(const KernelPlan& p, std::span<const Param> params);
   KernelSource run();
+
+  // The skeletons (reduce_<strategy>.cpp), and what only one of them uses.
+  void emit_cooperative_kernel();
+  void emit_per_thread_kernel();
+  void emit_rows_kernel();
+  void emit_warp_rows_kernel();
+  void emit_column_tiles_kernel();
+
  private:
   // Indexing: coordinates of the prologue dims (o<d> kept, q<d> reduced), affine sums of them.
   std::string coord(int d) const { return fmt::format("{}{}", r_.reduced[static_cast<std::size_t>(d)] ? "q" : "o", d); }
@@ -47,22 +54,22 @@ class ReduceEmitter {
   void emit_split_combine(const std::string& j, const std::string& slices, const std::string& part,
                           bool whole_block);
   void emit_merge_partials(const std::string& j, const std::string& slices, bool whole_block);
-  // One skeleton per strategy (emit_kernel picks it).
-  void emit_rows_kernel();
-  void emit_warp_rows_kernel();
+  // `extern "C" __global__ void <bounds> name(Args a) {`, and its closing brace.
+  void begin_kernel(const std::string& launch_bounds);
+  void end_kernel();
+  // Column tiles only.
   void emit_tile_combine();
   void emit_tile_combine_one(std::size_t i);
   void emit_tile_combine_columns();
   void emit_tile_merge();
   void for_each_column(const std::function<void()>& body, bool load_states);
-  void emit_column_tiles_kernel();
-  void emit_kernel(const std::string& name);
 
   const KernelPlan& p_;
   const ReducePart& r_;
   const KernelPlan& pro_;
   std::span<const Param> params_;
   std::vector<const Node*> reduced_nodes_;
+  std::string name_;
   std::string idx_t_;
   int vec_ = 1;  // elements per load in the loop being emitted
   bool kept_vec_ = false;  // its vectors hold adjacent columns (states s<i>v[e]), not a row's elements

@@ -11,6 +11,7 @@
 #include <loom/eval.hpp>
 
 #include "codegen/emit_elementwise.hpp"
+#include "codegen/reduce_strategy.hpp"
 #include "exec/calls.hpp"
 #include "exec/kernel_cache.hpp"
 #include "exec/realize.hpp"
@@ -35,22 +36,6 @@ const char* path_text(codegen::Path p) {
     case codegen::Path::Rows: return "rows (2-D grid)";
     case codegen::Path::Unravel: return "unravelled index";
     case codegen::Path::Tiled: return "32x32 tiles, transposed operands through shared memory";
-  }
-  return "?";
-}
-
-std::string strategy_text(const codegen::ReducePart& r) {
-  switch (r.strategy) {
-    case codegen::ReduceStrategy::Cooperative: return "cooperative (a block per output)";
-    case codegen::ReduceStrategy::PerThread: return "per-thread (a thread per output)";
-    case codegen::ReduceStrategy::Rows:
-      return "row-resident (a block per row, kept in registers, outputs over the row)";
-    case codegen::ReduceStrategy::WarpRows:
-      return fmt::format("warp-rows ({} lanes of a warp per output, {} element(s) per load, shuffle combine)",
-                         codegen::reduce_lanes(r), r.vec);
-    case codegen::ReduceStrategy::ColumnTiles:
-      return fmt::format("column-tiles (blocks of {} columns x {} row slots, {} column(s) per load)",
-                         codegen::reduce_lanes(r) * r.vec, 256 / codegen::reduce_lanes(r), r.vec);
   }
   return "?";
 }
@@ -145,7 +130,7 @@ std::string explain_string(const std::vector<Array>& arrays) {
         s += "  reads  " + leaf_text(r.prologue->leaves[j], static_cast<int>(j)) + " (prologue)\n";
       }
       s += fmt::format("  loop: {} reduction, {} outputs of {} elements each, input shape {} after collapsing, {}-bit index\n",
-                       strategy_text(r),
+                       codegen::strategy_def(r.strategy).explain(r),
                        r.nk, r.nr, to_string(r.prologue->shape), kp.index32 ? 32 : 64);
     } else {
       s += fmt::format("  loop: {} over {} elements, shape {} after collapsing, {}-bit index, {} per access\n",

@@ -1,120 +1,74 @@
-// The row-resident, warp-rows and column-tiles skeletons of a reduction kernel (reduce_emitter.hpp;
-// the shared pieces are in emit_reduce.cpp).
+// The column-tiles strategy: the kept dim contiguous but too few outputs to fill the GPU a
+// thread each (2^21 x 32: 32 busy threads of 256 in one block). A block of `lanes` columns x
+// 256 / lanes row slots: row slots combined by shuffles, then through shared memory; long
+// columns split over blocks along y, whose partials the last block of a tile merges. Wide
+// reductions (32 x 2^21) keep a thread per column (per-thread: 87% of copy, no combine).
 
 #include <algorithm>
 
-#include "codegen/ctypes.hpp"
+#include <fmt/format.h>
+
 #include "codegen/reduce_emitter.hpp"
+#include "codegen/reduce_strategy.hpp"
 
 namespace loom::codegen {
 
-using detail::ReduceKind;
+namespace {
 
-// Row-resident: a block per row; each thread loads up to per_thread elements of the row into
-// registers (elements t, t + blockDim.x, ...: coalesced; with vectors, vec consecutive elements
-// at (t + k * blockDim.x) * vec), the block reduces them, then each thread writes its elements'
-// outputs (with vectors, a 16-byte store per vector of elements).
-void ReduceEmitter::emit_rows_kernel() {
-  const std::string it = idx_t_;
-  const int vec = r_.vec;
-  const int loads = (r_.per_thread + vec - 1) / vec;
-  const std::string first = vec > 1 ? fmt::format("(threadIdx.x + ({0})k * blockDim.x) * {1}", it, vec)
-                                    : fmt::format("threadIdx.x + ({})k * blockDim.x", it);
-  for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
-    w_.line("__shared__ {} sh{}[32];", state_type(r_.reductions[i]), i);
-    w_.line("__shared__ {} shres{};", result_ctype(r_.reductions[i]), i);
-  }
-  w_.open_block(fmt::format("for ({0} j = blockIdx.x; j < a.nk; j += gridDim.x)", it));
-  unravel_class("j", 0);
-  emit_prologue_bases();
-  emit_states();
-  vec_ = vec;
-  declare_caches(loads);
-  // Every load of the row first, then the arithmetic (emit_batch): loads behind a bounds check
-  // and the previous vector's arithmetic went out one at a time, and softmax ran at 94% of copy
-  // in GPU time; as a batch, 99% (bench/NOTES.md).
-  emit_batch(vec > 1 ? fmt::format("({})threadIdx.x * {}", it, vec) : fmt::format("({})threadIdx.x", it),
-             vec > 1 ? fmt::format("{} * blockDim.x", vec) : "blockDim.x", "a.nr", loads);
-  for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
-    w_.line("loom::red::block_reduce(s{0}, sh{0});", i);
-    if (r_.reductions[i].kind == ReduceKind::Variance) {
-      w_.line("if (threadIdx.x == 0) shres{0} = s{0}.result(a.ddof{0});", i);
-    } else {
-      w_.line("if (threadIdx.x == 0) shres{0} = s{0}.result();", i);
-    }
-  }
-  w_.line("__syncthreads();");
-  for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
-    w_.line("const {0} res{1} = shres{1};", result_ctype(r_.reductions[i]), i);
-  }
-  unravel_epilogue_class("j", 0);
-  w_.line("#pragma unroll");
-  w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", loads));
-  if (vec > 1) {
-    w_.line("const {} rb = {};", it, first);
-    w_.line("if (rb >= a.nr) break;");
-    for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
-      w_.line("loom::Vec<{}, {}> ov{};", vec, storage_ctype(p_.values[static_cast<std::size_t>(p_.outputs[o])].dtype), o);
-    }
-    w_.line("#pragma unroll");
-    w_.open_block(fmt::format("for (int e = 0; e < {}; ++e)", vec));
-    w_.line("const {} r = rb + e;", it);
-  } else {
-    w_.line("const {} r = {};", it, first);
-    w_.line("if (r >= a.nr) break;");
-  }
-  unravel_epilogue_class("r", 1);
-  emit_epilogue("j", true);
-  if (vec > 1) {
-    w_.close_block();
-    for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
-      w_.line("*reinterpret_cast<loom::Vec<{0}, {1}>*>(a.out{2} + ((long long)j * a.nr + rb)) = ov{2};", vec,
-              storage_ctype(p_.values[static_cast<std::size_t>(p_.outputs[o])].dtype), o);
-    }
-  }
-  w_.close_block();
-  vec_ = 1;
-  w_.line("__syncthreads();  // shres is rewritten for the next row");
-  w_.close_block();
+// Rows per thread per batch of loads (scalars; 16-byte vectors of columns).
+constexpr int kBatch = 8;
+constexpr int kVectorBatch = 4;
+
+bool takes(const ReduceFacts& f) {
+  return f.kept_inner && f.nk > 1 && ceil_div(f.nk, 256) < wanted_blocks(f.sm_count) && f.nr >= 32;
 }
 
-// Warp rows: lanes t of a group of a.lanes lanes read elements t*vec, (t + lanes)*vec, ... of
-// their row, a batch of loads at a time; the group combines with shuffles (a fixed tree) and
-// its first lane runs the epilogue. Warps stride over rows, 32 / lanes rows per step.
-void ReduceEmitter::emit_warp_rows_kernel() {
-  const std::string it = idx_t_;
-  vec_ = r_.vec;
-  const int batch = vec_ > 1 ? kWarpRowsVectorBatch : kWarpRowsScalarBatch;
-  const std::string stride = vec_ > 1 ? fmt::format("{} * lanes", vec_) : "lanes";
-  w_.line("const int lanes = (int)a.lanes;             // lanes per row: a power of two <= 32");
-  w_.line("const int t = threadIdx.x & (lanes - 1);   // this lane's place in its row");
-  w_.line("const int sub = (threadIdx.x & 31) / lanes;  // this lane's row in the warp's step");
-  w_.line("const long long rows_per_warp = 32 / lanes;");
-  w_.line("const long long warp = (long long)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);");
-  w_.line("const long long step = (long long)gridDim.x * (blockDim.x >> 5) * rows_per_warp;");
-  w_.line("// The loop is the same for every lane of a warp: all of them reach the shuffles.");
-  w_.open_block("for (long long jw = warp * rows_per_warp; jw < a.nk; jw += step)");
-  w_.line("const {0} j = ({0})(jw + sub);", it);
-  unravel_class("j", 0);
-  emit_prologue_bases();
-  emit_states();
-  w_.open_block("if (j < a.nk)");
-  w_.open_block(fmt::format("for ({0} rb = ({0})t{1}; rb < a.nr; rb += {2} * {3})", it,
-                            vec_ > 1 ? fmt::format(" * {}", vec_) : "", batch, stride));
-  declare_caches(batch);
-  emit_batch("rb", stride, "a.nr", batch);
-  w_.close_block();
-  w_.close_block();
-  vec_ = 1;
-  w_.line("// The group's lanes combined in a fixed order: lane t merges lane t + d.");
-  w_.open_block("for (int d = lanes >> 1; d > 0; d >>= 1)");
-  for (std::size_t i = 0; i < r_.reductions.size(); ++i) w_.line("s{0}.merge(s{0}.shfl_down(d));", i);
-  w_.close_block();
-  w_.open_block("if (t == 0 && j < a.nk)");
-  emit_epilogue("j");
-  w_.close_block();
-  w_.close_block();
+void shape(ReducePart& r) {
+  r.block = 256;
+  r.vec = vector_width(*r.prologue, r.reduced, true);  // a 16-byte load covers adjacent columns
 }
+
+void key(std::string&, const ReducePart&) {}  // lanes are an argument
+
+// As many threads along a row as it has loads, up to a warp (then one row of 32 loads is one
+// warp's load: 32 floats, or 128 as 16-byte vectors).
+int lanes(const ReducePart& r) {
+  const std::int64_t loads = (r.nk + r.vec - 1) / r.vec;
+  int n = 1;
+  while (n < 32 && n < loads) n *= 2;
+  return n;
+}
+
+LaunchDims launch(const ReducePart& r, int sm_count, int blocks_per_sm) {
+  // Tiles of `lanes` x vec columns along x; along y, splits of the rows up to 4 blocks per
+  // multiprocessor, each row slot keeping at least 16 rows (the last block per tile merges the
+  // partials). Measured (bench/probes/red_probe.cu): 4 blocks per multiprocessor in all beat 8
+  // at every aspect ratio (8192^2: 99.6% of copy vs 96.2%; 2^18 x 256: 95.3% vs 83.3%), the last
+  // block's merge of more partials costing more than the extra blocks gain. 2 were no better
+  // (sixth session, alternating runs of bench_reductions: 8192^2 and 4096 x 16384 1.6 us slower
+  // of 91, 32..2048 columns the same).
+  LaunchDims d;
+  d.block_x = 256;
+  const std::int64_t n = lanes(r), slots = 256 / n;
+  const std::int64_t tiles = ceil_div(std::max<std::int64_t>(r.nk, 1), n * r.vec);
+  const std::int64_t want = std::min(resident_blocks(256, sm_count, blocks_per_sm), 4 * std::int64_t{std::max(sm_count, 1)});
+  std::int64_t splits = 1;
+  if (tiles < want) {
+    splits = std::min(want / tiles, std::max<std::int64_t>(1, r.nr / (16 * slots)));
+    splits = std::min<std::int64_t>(splits, 4096);
+  }
+  d.grid_x = static_cast<unsigned>(tiles);
+  d.grid_y = static_cast<unsigned>(splits);
+  d.splits = static_cast<int>(splits);
+  return d;
+}
+
+std::string explain(const ReducePart& r) {
+  return fmt::format("column-tiles (blocks of {} columns x {} row slots, {} column(s) per load)", lanes(r) * r.vec,
+                     256 / lanes(r), r.vec);
+}
+
+}  // namespace
 
 // Column tiles: combines the row slots' states of each column into the states of the block's
 // first `lanes` threads (row slot 0): slots sharing a warp by shuffles, then the warps' states
@@ -174,7 +128,7 @@ void ReduceEmitter::emit_tile_combine_columns() {
 // ones), then combined column by column. 2^18 x 256 columns: 91.3% -> 92.5% of copy from 2 to 8.
 void ReduceEmitter::emit_tile_merge() {
   const int vec = r_.vec;
-  const int batch = kColumnTileBatch;
+  const int batch = kBatch;
   const std::string jv = vec > 1 ? "j0" : "j";
   for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
     const std::string st = state_type(r_.reductions[i]);
@@ -229,6 +183,7 @@ void ReduceEmitter::for_each_column(const std::function<void()>& body, bool load
 
 void ReduceEmitter::emit_column_tiles_kernel() {
   const std::string it = idx_t_;
+  begin_kernel("__launch_bounds__(256)");
   const int vec = r_.vec;
   w_.line("// One state per (warp, column) when row slots combine: 32 bytes each at most.");
   w_.line("__shared__ __align__(16) unsigned char tile[8 * 32 * 32];");
@@ -260,7 +215,7 @@ void ReduceEmitter::emit_column_tiles_kernel() {
   }
   w_.line("const {0} r_begin = ({0})blockIdx.y * a.chunk;", it);
   w_.line("const {0} r_end = a.nr - r_begin < a.chunk ? ({0})a.nr : r_begin + ({0})a.chunk;", it);
-  const int batch = vec > 1 ? kColumnTileVectorBatch : kColumnTileBatch;
+  const int batch = vec > 1 ? kVectorBatch : kBatch;
   w_.open_block(fmt::format("if ({} < a.nk)", jv));
   w_.open_block(fmt::format("for ({} rb = r_begin + ty; rb < r_end; rb += {} * slots)", it, batch));
   vec_ = vec;
@@ -305,6 +260,11 @@ void ReduceEmitter::emit_column_tiles_kernel() {
     emit_epilogue("j");
   }
   w_.close_block();
+  end_kernel();
 }
+
+const ReduceStrategyDef kColumnTilesStrategy{
+    ReduceStrategy::ColumnTiles, "column tiles, a block of columns x row slots", takes, shape, key, lanes, launch,
+    [](ReduceEmitter& e) { e.emit_column_tiles_kernel(); }, explain};
 
 }  // namespace loom::codegen
