@@ -1,6 +1,7 @@
 #include "codegen/element_emitter.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -83,6 +84,20 @@ std::vector<std::string> prelude_includes(std::initializer_list<const KernelPlan
   needs_cuda_include = half;
   return h;
 }
+
+namespace {
+
+// Whether `text` names the identifier `id` (not as a part of a longer one: v1 is not in v12).
+bool mentions(const std::string& text, const std::string& id) {
+  const auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t at = text.find(id); at != std::string::npos; at = text.find(id, at + 1)) {
+    const std::size_t end = at + id.size();
+    if ((at == 0 || !ident(text[at - 1])) && (end == text.size() || !ident(text[end]))) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 void emit_args(SourceWriter& w, std::span<const Param> params, const KernelPlan* const plans[2]) {
   w.open_block("struct Args");
@@ -215,7 +230,12 @@ void ElementEmitter::emit_element(const std::string& fn, const std::string& comm
   }
   w_.line("// {}", comment);
   w_.open_block(fmt::format("__device__ __forceinline__ void {}({})", fn, fmt::join(args, ", ")));
-  for (int i = 0; i < static_cast<int>(p_.values.size()); ++i) {
+  // One line per value, then only those an output needs: an op may not read an input (isnan
+  // of an integer is false), and a value nothing reads is a dead local.
+  const int nv = static_cast<int>(p_.values.size());
+  std::vector<std::string> lines(static_cast<std::size_t>(nv));
+  std::vector<std::string> exprs(static_cast<std::size_t>(nv));
+  for (int i = 0; i < nv; ++i) {
     const KValue& v = value(i);
     const std::string reg = register_ctype(v.dtype);
     if (v.leaf >= 0) {
@@ -229,7 +249,7 @@ void ElementEmitter::emit_element(const std::string& fn, const std::string& comm
         case LeafKind::Linspace:
         case LeafKind::Eye: e = generator_expr(v.leaf); break;
       }
-      w_.line("const {} v{} = {};  // {} {}", reg, i, e, leaf_label(p_, v.leaf), name(v.dtype));
+      lines[static_cast<std::size_t>(i)] = fmt::format("const {} v{} = {};  // {} {}", reg, i, e, leaf_label(p_, v.leaf), name(v.dtype));
       continue;
     }
     std::array<std::string, 3> in;
@@ -244,7 +264,19 @@ void ElementEmitter::emit_element(const std::string& fn, const std::string& comm
     if (is_half(v.dtype) && v.op != Op::Cast) {
       e = fmt::format("loom::cast<{}>({})", cast_target(v.dtype), e);  // round as NumPy does
     }
-    w_.line("const {} v{} = {};  // {}", reg, i, e, info.name);
+    lines[static_cast<std::size_t>(i)] = fmt::format("const {} v{} = {};  // {}", reg, i, e, info.name);
+    exprs[static_cast<std::size_t>(i)] = std::move(e);
+  }
+  std::vector<std::uint8_t> live(static_cast<std::size_t>(nv), 0);
+  for (int o : p_.outputs) live[static_cast<std::size_t>(o)] = 1;
+  for (int i = nv - 1; i >= 0; --i) {
+    if (!live[static_cast<std::size_t>(i)]) continue;
+    for (int k : value(i).in) {
+      if (k >= 0 && mentions(exprs[static_cast<std::size_t>(i)], fmt::format("v{}", k))) live[static_cast<std::size_t>(k)] = 1;
+    }
+  }
+  for (int i = 0; i < nv; ++i) {
+    if (live[static_cast<std::size_t>(i)]) w_.line("{}", lines[static_cast<std::size_t>(i)]);
   }
   for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
     const int i = p_.outputs[o];

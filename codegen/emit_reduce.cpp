@@ -97,8 +97,35 @@ KernelSource ReduceEmitter::run() {
   return ks;
 }
 
-// Declares the coordinates of `linear` over the prologue dims of one class.
+// Whether the prologue's code reads the coordinates of its dims: at the per-output bases (kept
+// dims; unravelled leaves read them in the call), in the loads, or in the call (reduced dims).
+bool ReduceEmitter::prologue_reads_coords(Reads where) const {
+  for (const Leaf& l : pro_.leaves) {
+    const bool indexed = l.kind != LeafKind::Scalar && l.kind != LeafKind::Reduced;
+    switch (where) {
+      case Reads::Bases: if (indexed) return true; break;
+      case Reads::Loads: if (l.kind == LeafKind::Buffer && !l.unravel) return true; break;
+      case Reads::Call: if (indexed && (l.unravel || l.kind != LeafKind::Buffer)) return true; break;
+    }
+  }
+  return false;
+}
+
+// Whether the epilogue reads its coordinates e<d>: leaves other than scalars, the reductions'
+// results and (row-resident) the prologue's registers.
+bool ReduceEmitter::epilogue_reads_coords() const {
+  for (const Leaf& l : p_.leaves) {
+    if (l.kind == LeafKind::Scalar || l.kind == LeafKind::Reduced) continue;
+    if (l.kind == LeafKind::Buffer && l.cache >= 0) continue;
+    return true;
+  }
+  return false;
+}
+
+// Declares the coordinates of `linear` over the prologue dims of one class (the kept ones only
+// where the bases read them; emit_batch decides for the reduced ones).
 void ReduceEmitter::unravel_class(const std::string& linear, std::uint8_t cls) {
+  if (cls == 0 && !prologue_reads_coords(Reads::Bases)) return;
   std::vector<int> dims;
   for (int d = 0; d < pro_.shape.size(); ++d) {
     if (r_.reduced[static_cast<std::size_t>(d)] == cls) dims.push_back(d);
@@ -245,7 +272,7 @@ void ReduceEmitter::emit_batch(const std::string& first, const std::string& step
       w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", batch));
       w_.line("const {0} r = {1} + ({0})k * {2};", idx_t_, first, step);
       if (checked) w_.open_block(fmt::format("if (r < {})", end));
-      unravel_class("r", 1);
+      if (prologue_reads_coords(phase == 0 ? Reads::Loads : Reads::Call)) unravel_class("r", 1);
       if (phase == 0) {
         emit_prologue_loads("k");
       } else if (vec_ > 1) {  // the elements of one vector (consecutive in the last dim)
@@ -275,6 +302,7 @@ void ReduceEmitter::emit_batch(const std::string& first, const std::string& step
 
 // Declares e<d> for the epilogue dims of one class from `linear` (row-resident kernels).
 void ReduceEmitter::unravel_epilogue_class(const std::string& linear, std::uint8_t cls) {
+  if (!epilogue_reads_coords()) return;
   std::vector<int> dims;
   for (int d = 0; d < p_.shape.size(); ++d) {
     if (r_.epilogue_reduced[static_cast<std::size_t>(d)] == cls) dims.push_back(d);
@@ -293,8 +321,8 @@ void ReduceEmitter::unravel_epilogue_class(const std::string& linear, std::uint8
 // element r of row j, coordinates already declared, cached leaves from registers.
 void ReduceEmitter::emit_epilogue(const std::string& j, bool rows) {
   const int ne = p_.shape.size();
-  if (rows) {
-    // e<d> declared by unravel_epilogue_class
+  if (rows || !epilogue_reads_coords()) {
+    // e<d> declared by unravel_epilogue_class, or not read
   } else if (ne <= 1) {
     w_.line("const {} e0 = {};", idx_t_, j);
   } else {

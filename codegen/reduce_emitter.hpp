@@ -36,6 +36,9 @@ class ReduceEmitter {
  private:
   // Indexing: coordinates of the prologue dims (o<d> kept, q<d> reduced), affine sums of them.
   std::string coord(int d) const { return fmt::format("{}{}", r_.reduced[static_cast<std::size_t>(d)] ? "q" : "o", d); }
+  enum class Reads : std::uint8_t { Bases, Loads, Call };
+  bool prologue_reads_coords(Reads where) const;
+  bool epilogue_reads_coords() const;
   void unravel_class(const std::string& linear, std::uint8_t cls);
   std::string affine_sum(const std::string& name, int cls, int ndim,
                          const std::function<std::string(int)>& coords, int unit_dim = -1) const;

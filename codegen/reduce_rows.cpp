@@ -113,7 +113,7 @@ void ReduceEmitter::emit_rows_kernel() {
     }
     w_.line("#pragma unroll");
     w_.open_block(fmt::format("for (int e = 0; e < {}; ++e)", vec));
-    w_.line("const {} r = rb + e;", it);
+    if (epilogue_reads_coords()) w_.line("const {} r = rb + e;", it);
   } else {
     w_.line("const {} r = {};", it, first);
     w_.line("if (r >= a.nr) break;");

@@ -52,15 +52,18 @@ class NvrtcBatch {
       rt::CompileRequest req = exec::compile_request(batch, 9, 0);
       const rt::CompileResult r = rt::compile_cubin(req);
       compiled_ += std::min(per_program, sources_.size() - i);
-      (void)r;
+      if (!r.log.empty()) warnings_ += r.log + "\n";
     }
   }
   std::size_t compiled() const { return compiled_; }
+  // NVRTC's warnings for everything compiled (dead locals are #177-D and #550-D); empty when none.
+  const std::string& warnings() const { return warnings_; }
 
  private:
   std::vector<codegen::KernelSource> sources_;
   std::set<std::string> names_;
   std::size_t compiled_ = 0;
+  std::string warnings_;
 };
 
 }  // namespace loom::test
