@@ -260,10 +260,41 @@ class Analyzer {
       case Op::View:
       case Op::Reshape:
       case Op::Reduce:
+      case Op::Gather:
 #include "graph/elementwise_cases.inc"
         break;
     }
     return add_leaf(std::move(leaf), n);
+  }
+
+  // The source of a gather: a leaf read at computed positions (no value of its own: the
+  // Gather value reads it). -1 when the source is computed here: it is then cut (materialized
+  // by a kernel of its own, and read from memory).
+  int gathered_leaf(const Node* src) {
+    if (!acts_as_leaf(*src) && !boundary_.count(src)) {
+      if (split_dim_ < 0) cuts_.push_back(src);
+      return -1;
+    }
+    Leaf leaf;
+    leaf.kind = LeafKind::Gathered;
+    leaf.node = src;
+    leaf.dtype = src->dtype;
+    Shape strides = contiguous_strides(src->shape);
+    std::int64_t offset = 0;
+    if (auto r = src->realized()) {
+      strides = r->strides;
+      offset = r->offset;
+    } else if (src->op == Op::Buffer) {
+      strides = src->strides();
+      offset = src->offset();
+    }
+    leaf.idx[0].c0 = offset;
+    if (!is_c_contiguous(src->shape, strides)) {
+      leaf.unravel = true;
+      leaf.unr = std::make_shared<Leaf::Unravel>(Leaf::Unravel{Affine{}, src->shape, strides});
+    }
+    plan_.leaves.push_back(std::move(leaf));
+    return static_cast<int>(plan_.leaves.size()) - 1;
   }
 
   // A node reached twice with the same form is emitted once. Kernels hold at most a few hundred
@@ -329,6 +360,20 @@ class Analyzer {
       fr.child.lin = to_linear(f, n->shape);
       stack.push_back(std::move(fr));
       return false;
+    } else if (n->op == Op::Gather) {
+      // The index is visited as an elementwise input (input 1, at the value's in[0]); the
+      // source becomes a gathered leaf.
+      const int leaf = gathered_leaf(n->inputs[0].get());
+      if (leaf >= 0) {
+        Frame fr{n, f};
+        fr.v.op = n->op;
+        fr.v.dtype = n->dtype;
+        fr.v.node = n;
+        fr.v.leaf = leaf;
+        fr.next = 1;
+        stack.push_back(std::move(fr));
+        return false;
+      }
     } else {
       Frame fr{n, f};
       fr.v.op = n->op;
@@ -371,6 +416,7 @@ class Analyzer {
       }
       int id = top.result;
       if (!top.chain) {
+        if (top.v.op == Op::Gather) top.v.in = {top.v.in[1], -1, -1};  // its index
         plan_.values.push_back(top.v);
         id = static_cast<int>(plan_.values.size()) - 1;
       }

@@ -27,7 +27,8 @@ const char* path_name(Path p) {
 
 std::string leaf_label(const KernelPlan& p, int j) {
   switch (p.leaves[static_cast<std::size_t>(j)].kind) {
-    case LeafKind::Buffer: return fmt::format("in{}", j);
+    case LeafKind::Buffer:
+    case LeafKind::Gathered: return fmt::format("in{}", j);
     case LeafKind::Scalar: return fmt::format("s{}", j);
     case LeafKind::Arange: return fmt::format("arange{}", j);
     case LeafKind::Linspace: return fmt::format("linspace{}", j);
@@ -130,7 +131,7 @@ void ElementEmitter::emit_unravel_helpers() {
     if (!l.unravel) continue;
     const int k = l.unr->shape.size();
     w_.line("// {}: a C-order index into {} split into digits", leaf_label(p_, j), to_string(l.unr->shape));
-    if (l.kind == LeafKind::Buffer) {
+    if (l.kind == LeafKind::Buffer || l.kind == LeafKind::Gathered) {
       w_.open_block(fmt::format("__device__ __forceinline__ long long {}u{}_offset(const Args& a, long long L)", pre_, j));
       w_.line("long long off = 0;");
       for (int d = k - 1; d >= 1; --d) {
@@ -213,7 +214,8 @@ void ElementEmitter::emit_element(const std::string& fn, const std::string& comm
     const Leaf& l = leaf(j);
     switch (l.kind) {
       case LeafKind::Buffer: args.push_back(fmt::format("{} in{}", storage_ctype(l.dtype), j)); break;
-      case LeafKind::Scalar: break;
+      case LeafKind::Scalar:
+      case LeafKind::Gathered: break;  // read inside, at its index
       case LeafKind::Arange:
       case LeafKind::Linspace: args.push_back(fmt::format("long long p{}", j)); break;
       case LeafKind::Eye:
@@ -238,6 +240,15 @@ void ElementEmitter::emit_element(const std::string& fn, const std::string& comm
   for (int i = 0; i < nv; ++i) {
     const KValue& v = value(i);
     const std::string reg = register_ctype(v.dtype);
+    if (v.op == Op::Gather) {  // the source at the index's value
+      const Leaf& l = leaf(v.leaf);
+      const std::string at = fmt::format("(long long)v{}", v.in[0]);
+      const std::string pos = l.unravel ? fmt::format("{}u{}_offset(a, {})", pre_, v.leaf, at) : at;
+      std::string e = load_expr(l, fmt::format("a.{}in{}[{}]", pre_, v.leaf, pos));
+      lines[static_cast<std::size_t>(i)] = fmt::format("const {} v{} = {};  // gather {}", reg, i, e, name(v.dtype));
+      exprs[static_cast<std::size_t>(i)] = std::move(e);
+      continue;
+    }
     if (v.leaf >= 0) {
       const Leaf& l = leaf(v.leaf);
       std::string e;
@@ -248,6 +259,7 @@ void ElementEmitter::emit_element(const std::string& fn, const std::string& comm
         case LeafKind::Arange:
         case LeafKind::Linspace:
         case LeafKind::Eye: e = generator_expr(v.leaf); break;
+        case LeafKind::Gathered: break;  // a Gather value, above
       }
       lines[static_cast<std::size_t>(i)] = fmt::format("const {} v{} = {};  // {} {}", reg, i, e, leaf_label(p_, v.leaf), name(v.dtype));
       continue;

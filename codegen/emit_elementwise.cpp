@@ -99,7 +99,7 @@ class Emitter {
     std::vector<std::string> args{"a"};
     for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
       const Leaf& l = leaf(j);
-      if (l.kind == LeafKind::Scalar) continue;
+      if (l.kind == LeafKind::Scalar || l.kind == LeafKind::Gathered) continue;  // no argument
       if (l.unravel) {
         if (l.kind == LeafKind::Buffer) {
           args.push_back(fmt::format("a.in{}[u{}_offset(a, {})]", j, j, lin_of(j, pos)));
@@ -148,7 +148,7 @@ class Emitter {
   void emit_bases(int outer_dims, const std::string& out_base) {
     for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
       const Leaf& l = leaf(j);
-      if (l.kind == LeafKind::Scalar || l.unravel || l.tiled) continue;
+      if (l.kind == LeafKind::Scalar || l.kind == LeafKind::Gathered || l.unravel || l.tiled) continue;
       if (l.kind == LeafKind::Buffer) {
         const std::string off = outer_sum(j, 0, outer_dims);
         w_.line("const {}* {} = a.in{}{};", storage_ctype(l.dtype), ptr_name(j), j, off == "0" ? "" : " + " + off);
@@ -190,7 +190,7 @@ class Emitter {
     const std::string pos = fmt::format("{} + e", i);
     for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
       const Leaf& l = leaf(j);
-      if (l.kind == LeafKind::Scalar) continue;
+      if (l.kind == LeafKind::Scalar || l.kind == LeafKind::Gathered) continue;
       if (l.kind == LeafKind::Buffer) {
         args.push_back(step_of(l.idx[0], nd_) == Step::Unit ? fmt::format("x{}.v[e]", j) : fmt::format("x{}", j));
         continue;

@@ -101,7 +101,7 @@ KernelSource ReduceEmitter::run() {
 // dims; unravelled leaves read them in the call), in the loads, or in the call (reduced dims).
 bool ReduceEmitter::prologue_reads_coords(Reads where) const {
   for (const Leaf& l : pro_.leaves) {
-    const bool indexed = l.kind != LeafKind::Scalar && l.kind != LeafKind::Reduced;
+    const bool indexed = l.kind != LeafKind::Scalar && l.kind != LeafKind::Reduced && l.kind != LeafKind::Gathered;
     switch (where) {
       case Reads::Bases: if (indexed) return true; break;
       case Reads::Loads: if (l.kind == LeafKind::Buffer && !l.unravel) return true; break;
@@ -115,7 +115,7 @@ bool ReduceEmitter::prologue_reads_coords(Reads where) const {
 // results and (row-resident) the prologue's registers.
 bool ReduceEmitter::epilogue_reads_coords() const {
   for (const Leaf& l : p_.leaves) {
-    if (l.kind == LeafKind::Scalar || l.kind == LeafKind::Reduced) continue;
+    if (l.kind == LeafKind::Scalar || l.kind == LeafKind::Reduced || l.kind == LeafKind::Gathered) continue;
     if (l.kind == LeafKind::Buffer && l.cache >= 0) continue;
     return true;
   }
@@ -174,7 +174,7 @@ void ReduceEmitter::emit_prologue_bases() {
   const auto c = [&](int d) { return coord(d); };
   for (int j = 0; j < static_cast<int>(pro_.leaves.size()); ++j) {
     const Leaf& l = pro_.leaves[static_cast<std::size_t>(j)];
-    if (l.unravel || l.kind == LeafKind::Scalar || l.kind == LeafKind::Reduced) continue;
+    if (l.unravel || l.kind == LeafKind::Scalar || l.kind == LeafKind::Reduced || l.kind == LeafKind::Gathered) continue;
     if (l.kind == LeafKind::Buffer) {
       w_.line("const long long pb{} = {};", j, affine_sum(fmt::format("pin{}", j), 0, nd, c));
     } else if (l.kind == LeafKind::Eye) {
@@ -210,7 +210,7 @@ void ReduceEmitter::emit_prologue_call(const std::string& slot) {
   std::vector<std::string> args{"a"};
   for (int j = 0; j < static_cast<int>(pro_.leaves.size()); ++j) {
     const Leaf& l = pro_.leaves[static_cast<std::size_t>(j)];
-    if (l.kind == LeafKind::Scalar) continue;
+    if (l.kind == LeafKind::Scalar || l.kind == LeafKind::Gathered) continue;  // no argument
     if (l.unravel) {
       std::string lin = fmt::format("a.pu{}_lin", j);
       for (int d = 0; d < nd; ++d) lin += fmt::format(" + (long long){} * a.pu{}_lin_st{}", coord(d), j, d);
@@ -339,7 +339,8 @@ void ReduceEmitter::emit_epilogue(const std::string& j, bool rows) {
   for (int k = 0; k < static_cast<int>(p_.leaves.size()); ++k) {
     const Leaf& l = p_.leaves[static_cast<std::size_t>(k)];
     switch (l.kind) {
-      case LeafKind::Scalar: break;
+      case LeafKind::Scalar:
+      case LeafKind::Gathered: break;  // no argument
       case LeafKind::Reduced: {
         std::size_t i = 0;
         while (i < r_.reductions.size() && r_.reductions[i].node != l.node) ++i;

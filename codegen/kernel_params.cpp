@@ -99,6 +99,9 @@ void leaf_params(std::vector<Param>& ps, const KernelPlan& p, int section, const
         break;
       }
       case LeafKind::Reduced: break;  // a value the kernel computes: no argument
+      case LeafKind::Gathered:
+        add(ParamKind::InPtr, j, 0, 0, fmt::format("{}in{}", pre, j), fmt::format("const {}*", storage_ctype(l.dtype)));
+        break;
     }
     if (l.unravel) {
       const std::string u = fmt::format("{}u{}", pre, j);
@@ -106,7 +109,7 @@ void leaf_params(std::vector<Param>& ps, const KernelPlan& p, int section, const
       for (int d = 0; d < nd; ++d) add(ParamKind::UnravelLinStride, j, d, 0, fmt::format("{}_lin_st{}", u, d), "long long");
       for (int k = 0; k < l.unr->shape.size(); ++k) {
         add(ParamKind::UnravelExtent, j, k, 0, fmt::format("{}_n{}", u, k), "long long");
-        if (l.kind == LeafKind::Buffer) add(ParamKind::UnravelStride, j, k, 0, fmt::format("{}_st{}", u, k), "long long");
+        if (l.kind == LeafKind::Buffer || l.kind == LeafKind::Gathered) add(ParamKind::UnravelStride, j, k, 0, fmt::format("{}_st{}", u, k), "long long");
       }
     }
   }

@@ -27,6 +27,10 @@ struct Affine {
 enum class LeafKind : std::uint8_t {
   Buffer, Scalar, Arange, Linspace, Eye,
   Reduced,  // the result of a reduction this kernel performs (reduction epilogues)
+  // A buffer read at positions the kernel computes (Op::Gather's source): no index of its own;
+  // the element function reads it at its index value (C order: the offset directly when the
+  // layout is C-contiguous, else through the unravel helper over its shape and strides).
+  Gathered,
 };
 
 // How an affine index varies along the innermost iteration dim; part of the key.

@@ -213,7 +213,7 @@ int vector_width(const KernelPlan& pro, const std::vector<std::uint8_t>& reduced
   if (nd == 0 || (reduced[static_cast<std::size_t>(nd - 1)] != 0) == along_kept) return 1;
   std::size_t widest = 0;
   for (const Leaf& l : pro.leaves) {
-    if (l.kind == LeafKind::Scalar) continue;
+    if (l.kind == LeafKind::Scalar || l.kind == LeafKind::Gathered) continue;  // not loaded by the loop
     if (l.kind != LeafKind::Buffer || l.unravel || l.idx[0].c[static_cast<std::size_t>(nd - 1)] != 1) return 1;
     widest = std::max(widest, itemsize(l.dtype));
   }

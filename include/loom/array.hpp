@@ -53,7 +53,8 @@ struct Scalar {
   friend bool operator==(const Scalar& a, const Scalar& b);
 };
 
-// One entry of an index: an integer, a Slice, newaxis or ellipsis (NumPy's basic indexing).
+// One entry of an index: an integer, a Slice, newaxis or ellipsis (NumPy's basic indexing), or
+// an array: of integers (advanced indexing, a gather) or of bools (a mask).
 struct Slice {
   std::optional<std::int64_t> start, stop, step;
   Slice() = default;
@@ -67,17 +68,31 @@ inline constexpr std::nullopt_t none = std::nullopt;
 inline constexpr NewAxis newaxis{};
 inline constexpr Ellipsis ellipsis{};
 
+class Array;
+// An array inside an index (its graph node).
+struct IndexArray {
+  NodePtr node;
+};
+
 class Index {
  public:
   template <std::integral I> Index(I i) : v_(static_cast<std::int64_t>(i)) {}  // NOLINT
   Index(Slice s) : v_(s) {}                                                     // NOLINT
   Index(NewAxis n) : v_(n) {}                                                   // NOLINT
   Index(Ellipsis e) : v_(e) {}                                                  // NOLINT
-  const std::variant<std::int64_t, Slice, NewAxis, Ellipsis>& value() const { return v_; }
+  Index(const Array& a);                                                        // NOLINT
+  const std::variant<std::int64_t, Slice, NewAxis, Ellipsis, IndexArray>& value() const { return v_; }
 
  private:
-  std::variant<std::int64_t, Slice, NewAxis, Ellipsis> v_;
+  std::variant<std::int64_t, Slice, NewAxis, Ellipsis, IndexArray> v_;
 };
+
+// How take() treats an out-of-range index (NumPy's mode): raise IndexError, wrap around, or clip
+// to the ends.
+enum class TakeMode { Raise, Wrap, Clip };
+
+class IndexRef;
+class AtRef;
 
 enum class DeviceKind { Host, GPU };
 struct Placement {
@@ -141,15 +156,42 @@ class Array {
   Array flip(int axis) const;
   Array ravel() const;
   Array flatten() const { return copy().ravel(); }
-  Array operator[](std::int64_t i) const;
-  Array operator[](Slice s) const;
-  Array operator[](std::initializer_list<Index> index) const;
+  // Indexing, NumPy's x[...]. Basic indices (integers, slices, newaxis, ellipsis) give views;
+  // integer arrays give a lazy gather (NumPy's advanced indexing: the arrays broadcast together,
+  // their dims where NumPy puts them, negative indices counted from the end; out-of-range ones
+  // raise IndexError, checked when the index is built, which evaluates the index arrays).
+  // On a named array the result is also a write target (IndexRef): `x[i] = v` and `x[i] += v`
+  // make x a new value (arrays are values: other handles, and views taken before, keep the old
+  // one). Chained `x[i][j] = v` writes into the temporary x[i], so it does not compile.
+  Array operator[](std::int64_t i) const&;
+  Array operator[](Slice s) const&;
+  Array operator[](std::initializer_list<Index> index) const&;
+  IndexRef operator[](std::int64_t i) &;
+  IndexRef operator[](Slice s) &;
+  IndexRef operator[](std::initializer_list<Index> index) &;
   Array index(std::span<const Index> index) const;
-  // Boolean-mask read, NumPy's x[mask]: a bool mask of x's shape, or of its leading dims, picks
+  // An integer array indexes as above. A bool mask of x's shape, or of its leading dims, picks
   // elements (or sub-arrays) in C order into a new array of shape (count,) + the other dims.
   // EAGER, unlike the views: the size depends on the values, so x and mask are evaluated and
   // the count is read (one synchronization; sorting.hpp).
-  Array operator[](const Array& mask) const;
+  Array operator[](const Array& mask) const&;
+  IndexRef operator[](const Array& mask) &;
+  // The functional form of writes (JAX's x.at[i]): x.at({i}).set(v), .add(v), ... return a new
+  // array and leave x as it is.
+  AtRef at(std::initializer_list<Index> index) const;
+  AtRef at(std::span<const Index> index) const;
+  // Whole-array updates in place of the handle, with NumPy's same_kind rule for the result
+  // (x_i32 += 1.5 raises DTypeError with NumPy's UFuncTypeError text).
+  Array& operator+=(const Array& v) &;
+  Array& operator-=(const Array& v) &;
+  Array& operator*=(const Array& v) &;
+  Array& operator/=(const Array& v) &;
+  Array& operator%=(const Array& v) &;
+  Array& operator&=(const Array& v) &;
+  Array& operator|=(const Array& v) &;
+  Array& operator^=(const Array& v) &;
+  Array& operator<<=(const Array& v) &;
+  Array& operator>>=(const Array& v) &;
   Array slice(int axis, std::optional<std::int64_t> start, std::optional<std::int64_t> stop,
               std::optional<std::int64_t> step = std::nullopt) const;
 
@@ -172,6 +214,60 @@ class Array {
   friend std::string to_string(const Array& a);
   NodePtr node_;
 };
+
+// How a write combines the value with what is there (the .at() family and the op= operators).
+enum class WriteOp { Set, Add, Subtract, Multiply, Divide, FloorDivide, Remainder, Power, Min, Max,
+                     BitAnd, BitOr, BitXor, LeftShift, RightShift };
+
+// x.at(index): the functional writes. Each returns the new array: x with the indexed elements
+// set to (or combined with) v, broadcast to the indexed shape and cast to x's dtype (set: any
+// cast, as NumPy's setitem; the others: NumPy's same_kind rule). get() is x[index].
+class AtRef {
+ public:
+  AtRef(Array base, std::vector<Index> index) : base_(std::move(base)), index_(std::move(index)) {}
+  Array get() const;
+  Array set(const Array& v) const;
+  Array add(const Array& v) const;
+  Array subtract(const Array& v) const;
+  Array multiply(const Array& v) const;
+  Array divide(const Array& v) const;
+  Array power(const Array& v) const;
+  Array min(const Array& v) const;
+  Array max(const Array& v) const;
+  Array apply(WriteOp op, const Array& v) const;
+
+ private:
+  Array base_;
+  std::vector<Index> index_;
+};
+
+// x[index] on a named array: reads as the array x[index] was when taken (it is one), and
+// assigning to it writes into x (the handle is rebound to the new value).
+class IndexRef : public Array {
+ public:
+  IndexRef(Array& target, std::vector<Index> index);
+  IndexRef(const IndexRef&) = default;
+  IndexRef& operator=(const IndexRef&) & = delete;
+  void operator=(const Array& v) &&;
+  void operator=(const IndexRef& v) &&;
+  void operator+=(const Array& v) &&;
+  void operator-=(const Array& v) &&;
+  void operator*=(const Array& v) &&;
+  void operator/=(const Array& v) &&;
+  void operator%=(const Array& v) &&;
+  void operator&=(const Array& v) &&;
+  void operator|=(const Array& v) &&;
+  void operator^=(const Array& v) &&;
+  void operator<<=(const Array& v) &&;
+  void operator>>=(const Array& v) &&;
+
+ private:
+  void write(WriteOp op, const Array& v) const;
+  Array* target_;
+  std::vector<Index> index_;
+};
+
+inline Index::Index(const Array& a) : v_(IndexArray{a.node()}) {}
 
 class Axes;  // reductions.hpp
 

@@ -8,6 +8,7 @@
 #include <loom/dtype.hpp>
 #include <loom/errors.hpp>
 #include <loom/eval.hpp>
+#include <loom/indexing.hpp>
 #include <loom/linalg.hpp>
 #include <loom/memory.hpp>
 #include <loom/ops.hpp>

@@ -3,6 +3,8 @@
 // scalars, promotion, broadcasting, views) and report user errors at the user's line.
 
 #include <memory>
+#include <span>
+#include <vector>
 #include <string>
 
 #include <loom/array.hpp>
@@ -41,6 +43,25 @@ NodeRef view_node(const NodeRef& n, const IndexMap& map, const Shape& shape);
 // only the viewed elements: printing a corner of a 10^10-element expression costs its corner.
 // Shared inputs stay shared; past `max_depth` nodes down, the view stays where it is.
 NodeRef sink_view(const NodeRef& n, const IndexMap& map, const Shape& shape, int max_depth = 256);
+
+// Basic indexing (integers, slices, newaxis, ellipsis) of an array of `shape`: the view's map
+// and shape, and for each index entry the view dim it made (-1: none) and the input axis it
+// consumed first. An IndexArray entry keeps its whole axis (advanced_index places it).
+struct BasicIndex {
+  IndexMap map;
+  Shape shape;
+  std::vector<int> entry_dim;
+  std::vector<int> entry_axis;
+};
+BasicIndex basic_index(const Shape& shape, std::span<const Index> idx);
+// x[idx] with integer (or bool) arrays among the entries: NumPy's advanced indexing, a gather
+// (lib/api/indexing.cpp).
+// check_bounds: raise IndexError for an index out of range (evaluates the index arrays: one
+// synchronization); false where the caller made them in range.
+Array advanced_index(const Array& x, std::span<const Index> idx, bool check_bounds = true);
+// x with the elements x[idx] selects combined with v (WriteOp::Set: replaced by v), cast to x's
+// dtype: a new array (lib/calls/indexing.cpp).
+Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp op);
 
 Array unary(Op op, const Array& a);
 Array binary(Op op, const Array& a, const Array& b);

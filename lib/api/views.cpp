@@ -121,6 +121,7 @@ Array Array::reshape(const Shape& shape) const {
     case Op::Eye:
     case Op::Call:
     case Op::Reduce:
+case Op::Gather:
 #include "graph/elementwise_cases.inc"
       break;
   }
@@ -242,19 +243,25 @@ Array Array::slice(int axis, std::optional<std::int64_t> start, std::optional<st
   return index(idx);
 }
 
-Array Array::operator[](std::int64_t i) const { return index(std::vector<Index>{Index(i)}); }
-Array Array::operator[](Slice s) const { return index(std::vector<Index>{Index(s)}); }
-Array Array::operator[](std::initializer_list<Index> idx) const {
+Array Array::operator[](std::int64_t i) const& { return index(std::vector<Index>{Index(i)}); }
+Array Array::operator[](Slice s) const& { return index(std::vector<Index>{Index(s)}); }
+Array Array::operator[](std::initializer_list<Index> idx) const& {
   return index(std::span<const Index>(idx.begin(), idx.size()));
 }
+IndexRef Array::operator[](std::int64_t i) & { return IndexRef(*this, {Index(i)}); }
+IndexRef Array::operator[](Slice s) & { return IndexRef(*this, {Index(s)}); }
+IndexRef Array::operator[](std::initializer_list<Index> idx) & { return IndexRef(*this, std::vector<Index>(idx)); }
+IndexRef Array::operator[](const Array& mask) & { return IndexRef(*this, {Index(mask)}); }
 
-Array Array::index(std::span<const Index> idx) const {
-  const NodeRef n = detail::leaf_of(*this, "index");
-  const int nd = n->shape.size();
+namespace detail {
+
+BasicIndex basic_index(const Shape& shape, std::span<const Index> idx) {
+  const int nd = shape.size();
   int consumed = 0;
   int ellipses = 0;
   for (const Index& e : idx) {
-    if (std::holds_alternative<std::int64_t>(e.value()) || std::holds_alternative<Slice>(e.value())) {
+    if (std::holds_alternative<std::int64_t>(e.value()) || std::holds_alternative<Slice>(e.value()) ||
+        std::holds_alternative<IndexArray>(e.value())) {
       ++consumed;
     } else if (std::holds_alternative<Ellipsis>(e.value())) {
       ++ellipses;
@@ -265,9 +272,10 @@ Array Array::index(std::span<const Index> idx) const {
     throw IndexError(fmt::format(
         "too many indices for array: array is {}-dimensional, but {} were indexed", nd, consumed));
   }
-  IndexMap m;
+  BasicIndex r;
+  IndexMap& m = r.map;
   m.in_ndim = nd;
-  Shape out;
+  Shape& out = r.shape;
   int k = 0;  // next input dim
   const auto add_out = [&](int src, std::int64_t coef, std::int64_t extent) {
     const int i = out.size();
@@ -276,35 +284,53 @@ Array Array::index(std::span<const Index> idx) const {
     m.coef[i] = coef;
   };
   const auto full_dim = [&] {
-    add_out(k, 1, n->shape[k]);
+    add_out(k, 1, shape[k]);
     ++k;
   };
   for (const Index& e : idx) {
     const auto& v = e.value();
+    r.entry_dim.push_back(-1);
+    r.entry_axis.push_back(k);
     if (const auto* i = std::get_if<std::int64_t>(&v)) {
-      const std::int64_t ext = n->shape[k];
+      const std::int64_t ext = shape[k];
       if (*i < -ext || *i >= ext) {
         throw IndexError(fmt::format("index {} is out of bounds for axis {} with size {}", *i, k,
                                      ext));
       }
       m.offset[k] = *i < 0 ? *i + ext : *i;
       ++k;
+    } else if (std::holds_alternative<IndexArray>(v)) {  // the caller's: the whole dim here
+      r.entry_dim.back() = out.size();
+      full_dim();
     } else if (const auto* s = std::get_if<Slice>(&v)) {
-      const SliceBounds b = slice_bounds(*s, n->shape[k]);
+      const SliceBounds b = slice_bounds(*s, shape[k]);
       m.offset[k] = b.length > 0 ? b.start : 0;
       // The step of a dim of at most one element is never applied: 1 keeps a huge step out of
       // the stride products composed later.
+      r.entry_dim.back() = out.size();
       add_out(k, b.length > 1 ? b.step : 1, b.length);
       ++k;
     } else if (std::holds_alternative<NewAxis>(v)) {
+      r.entry_dim.back() = out.size();
       add_out(-1, 0, 1);
     } else {  // ellipsis: the dims no other entry consumes
-      for (int r = nd - consumed; r > 0; --r) full_dim();
+      for (int q = nd - consumed; q > 0; --q) full_dim();
     }
   }
   while (k < nd) full_dim();
   m.out_ndim = out.size();
-  return Array(detail::view_node(n, m, out));
+  return r;
+}
+
+}  // namespace detail
+
+Array Array::index(std::span<const Index> idx) const {
+  for (const Index& e : idx) {
+    if (std::holds_alternative<IndexArray>(e.value())) return detail::advanced_index(*this, idx);
+  }
+  const NodeRef n = detail::leaf_of(*this, "index");
+  const detail::BasicIndex b = detail::basic_index(n->shape, idx);
+  return Array(detail::view_node(n, b.map, b.shape));
 }
 
 Array Array::astype(DType dtype) const { return loom::astype(*this, dtype); }

@@ -162,14 +162,11 @@ std::vector<Array> nonzero(const Array& a) {
 
 Array flatnonzero(const Array& a) { return nonzero(Array(detail::leaf_of(a, "flatnonzero")).ravel())[0]; }
 
-Array Array::operator[](const Array& mask) const {
+Array Array::operator[](const Array& mask) const& {
+  if (is_integer(mask.dtype())) return index(std::vector<Index>{Index(mask)});  // a gather
   const Array x(detail::leaf_of(*this, "boolean index"));
   const Array m(detail::leaf_of(mask, "boolean index"));
-  if (m.dtype() != DType::Bool) {
-    throw IndexError(is_integer(m.dtype())
-                         ? "integer array indexing is not supported; index with a boolean mask"
-                         : "arrays used as indices must be of integer (or boolean) type");
-  }
+  if (m.dtype() != DType::Bool) throw IndexError("arrays used as indices must be of integer (or boolean) type");
   if (m.ndim() == 0) return x.expand_dims(0)[m.reshape({1})];  // NumPy: x[True] is x[newaxis]
   if (m.ndim() > x.ndim()) {
     throw IndexError(fmt::format("too many indices for array: array is {}-dimensional, but {} were indexed",

@@ -130,7 +130,7 @@ Executable make_executable(const Prepared& p, int device, Numbers& num) {
       k.patches = std::move(args.patches);
       const auto add_inputs = [&](const KernelPlan& plan) {
         for (const codegen::Leaf& l : plan.leaves) {
-          if (l.kind == codegen::LeafKind::Buffer) k.inputs.push_back(num.of(l.node));
+          if (l.kind == codegen::LeafKind::Buffer || l.kind == codegen::LeafKind::Gathered) k.inputs.push_back(num.of(l.node));
         }
       };
       add_inputs(kp);

@@ -56,6 +56,9 @@ std::string leaf_text(const codegen::Leaf& l, int j) {
     case codegen::LeafKind::Eye: return fmt::format("eye{}: generator, reads no memory", j);
     case codegen::LeafKind::Reduced:
       return fmt::format("{}({}): computed by this kernel's reduction", detail::reduce_name(l.node->reduce_kind()), j);
+    case codegen::LeafKind::Gathered:
+      return fmt::format("in{}: {}{} buffer read at computed positions (gather){}", j, name(l.dtype),
+                         to_string(l.node->shape), l.unravel ? ", through its strides" : "");
   }
   return "?";
 }

@@ -161,6 +161,7 @@ Fingerprint fingerprint(std::span<const NodeRef> outputs, bool fusion, int max_k
               case Op::Eye:
               case Op::Call:
               case Op::Reshape:
+case Op::Gather:
 #include "graph/elementwise_cases.inc"
                 break;
             }

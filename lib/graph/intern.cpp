@@ -92,6 +92,7 @@ std::uint64_t hash_of(const Node& n) {
       return h;
     case Op::Reshape: return hash_shape(h, n.shape);
     case Op::Reduce: return mix(mix(h, n.axes() | (static_cast<std::uint64_t>(n.reduce_kind()) << 32)), n.k());
+case Op::Gather:
 #include "graph/elementwise_cases.inc"
       return n.force_materialize ? mix(h, 1) : h;  // a copy that cuts fusion is another node
   }
@@ -123,6 +124,7 @@ bool mergeable(Op op) {
     case Op::View:
     case Op::Reshape:
     case Op::Reduce:
+case Op::Gather:
 #include "graph/elementwise_cases.inc"
       return true;
   }

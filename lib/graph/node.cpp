@@ -23,6 +23,7 @@ constexpr OpInfo kOpInfo[] = {
     {"reshape", OpClass::View, 1, TypeRule::Same, OpCost::Cheap, "", ""},
     {"reduce", OpClass::Reduction, 1, TypeRule::Same, OpCost::Cheap, "", ""},
     {"astype", OpClass::Elementwise, 1, TypeRule::Same, OpCost::Cheap, "loom::cast<{T}>({0})", ""},
+    {"gather", OpClass::Elementwise, 2, TypeRule::Same, OpCost::Cheap, "", ""},
 #define LOOM_OP(e, name, arity, rule, cost, cuda, cuda_int) \
   {name, OpClass::Elementwise, arity, TypeRule::rule, OpCost::cost, cuda, cuda_int},
 #include "graph/ops.def"
@@ -218,9 +219,19 @@ NodeRef make_cast(NodeRef input, DType dtype) {
   return intern(std::move(n));
 }
 
+NodeRef make_gather(NodeRef source, NodeRef index) {
+  LOOM_CHECK(index->dtype == DType::Int64, "a gather's index is int64");
+  auto n = new_node(Op::Gather, source->dtype, index->shape);
+  n->inputs[0] = std::move(source);
+  n->inputs[1] = std::move(index);
+  n->num_inputs = 2;
+  note_calls(*n);
+  return intern(std::move(n));
+}
+
 NodeRef make_elementwise(Op op, DType dtype, const Shape& shape, NodeRef a, NodeRef b,
                          NodeRef c) {
-  LOOM_CHECK(is_elementwise(op), "make_elementwise of an elementwise op");
+  LOOM_CHECK(is_elementwise(op) && op != Op::Gather, "make_elementwise of an elementwise op");
   auto n = new_node(op, dtype, shape);
   n->inputs = {std::move(a), std::move(b), std::move(c)};
   n->num_inputs = op_info(op).arity;
@@ -331,6 +342,7 @@ std::string to_string(const Node& n) {
       s += fmt::format(" strides={} offset={}", to_string(n.strides()), n.offset());
       break;
     case Op::Reshape:
+case Op::Gather:
 #include "graph/elementwise_cases.inc"
       break;
   }

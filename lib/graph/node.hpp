@@ -38,6 +38,10 @@ enum class Op : std::uint8_t {
   Reduce,
   // Elementwise.
   Cast,  // to Node::dtype
+  // out[i] = input 0's element at C-order position input 1[i] (int64, already in range): a read
+  // at positions computed by the kernel. Elementwise in its index, which fuses with what
+  // computes it; the source is read from memory (planning materializes it when it is not).
+  Gather,
 #define LOOM_OP(e, name, arity, rule, cost, cuda, cuda_int) e,
 #include "graph/ops.def"
 #undef LOOM_OP
@@ -219,6 +223,9 @@ NodeRef make_cast(NodeRef input, DType dtype);
 NodeRef make_elementwise(Op op, DType dtype, const Shape& shape, NodeRef a, NodeRef b = nullptr,
                          NodeRef c = nullptr);
 NodeRef make_copy(NodeRef input, bool force_materialize);
+// out[i] = source.flat[index[i]]: index int64 in [0, source.numel()), out of index's shape and
+// source's dtype (the bounds are the builder's to check).
+NodeRef make_gather(NodeRef source, NodeRef index);
 // A reduction of `input` over the dims in `axes` (a bit mask); output dtype as described at
 // Op::Reduce. ddof: Variance only.
 NodeRef make_reduce(NodeRef input, ReduceKind kind, std::uint32_t axes, std::int64_t ddof = 0);

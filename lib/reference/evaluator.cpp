@@ -1,4 +1,5 @@
 #include "reference/evaluator.hpp"
+#include "graph/check.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -215,7 +216,8 @@ void apply_elementwise(const Node& n, const std::vector<const HostArray*>& in, H
     case Op::Call:
     case Op::View:
     case Op::Reshape:
-    case Op::Reduce: break;
+    case Op::Reduce:
+    case Op::Gather: break;  // evaluate_graph reads its source itself
   }
   throw Error(fmt::format("reference evaluator: {} is not elementwise", ::loom::detail::op_name(n.op)));
 }
@@ -325,6 +327,18 @@ std::vector<HostArray> evaluate_graph(std::span<const NodeRef> outputs, const Re
           out->data = vals.at(n->inputs[0].get())->data;
           break;
         case Op::Reduce: *out = reduce(*n, *vals.at(n->inputs[0].get())); break;
+        case Op::Gather: {
+          const HostArray& src = *vals.at(n->inputs[0].get());
+          const HostArray& idx = *vals.at(n->inputs[1].get());
+          const std::size_t item = itemsize(n->dtype);
+          const auto* pos = reinterpret_cast<const std::int64_t*>(idx.data.data());
+          for (std::size_t i = 0; i < out->numel(); ++i) {
+            const std::int64_t p = pos[i];
+            LOOM_CHECK(p >= 0 && static_cast<std::size_t>(p) < src.numel(), "a gather's index is in range");
+            std::memcpy(out->data.data() + i * item, src.data.data() + static_cast<std::size_t>(p) * item, item);
+          }
+          break;
+        }
 #include "graph/elementwise_cases.inc"
         {
           std::vector<const HostArray*> in;

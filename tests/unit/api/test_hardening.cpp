@@ -69,13 +69,19 @@ std::vector<Chain> call_chains() {
 }  // namespace
 
 TEST_CASE("assigning to a temporary Array does not compile", "[hardening]") {
-  // x[...] = v on the temporary operator[] returns compiled and did nothing; real writes are
-  // their own feature. A named array still rebinds.
+  // x[...] = v on a temporary compiled and did nothing. Now x[...] on a named array is a write
+  // target (IndexRef, which writes into x); on a temporary or a const array it is a plain Array,
+  // which cannot be assigned to; chained x[i][j] = v writes into the temporary x[i]: refused.
   STATIC_REQUIRE_FALSE(std::is_assignable_v<Array, Array>);
   STATIC_REQUIRE_FALSE(std::is_assignable_v<Array&&, const Array&>);
   STATIC_REQUIRE_FALSE(std::is_assignable_v<Array, float>);
-  STATIC_REQUIRE_FALSE(std::is_assignable_v<decltype(std::declval<Array&>()[0]), float>);
-  STATIC_REQUIRE_FALSE(std::is_assignable_v<decltype(std::declval<Array&>()[std::declval<const Array&>()]), Array>);
+  STATIC_REQUIRE(std::is_same_v<decltype(std::declval<Array&>()[0]), loom::IndexRef>);
+  STATIC_REQUIRE(std::is_assignable_v<decltype(std::declval<Array&>()[0]), float>);
+  STATIC_REQUIRE(std::is_assignable_v<decltype(std::declval<Array&>()[std::declval<const Array&>()]), Array>);
+  STATIC_REQUIRE_FALSE(std::is_assignable_v<decltype(std::declval<const Array&>()[0]), float>);
+  STATIC_REQUIRE_FALSE(std::is_assignable_v<decltype(std::declval<Array&&>()[0]), float>);
+  STATIC_REQUIRE_FALSE(std::is_assignable_v<decltype(std::declval<Array&>()[0][1]), float>);
+  STATIC_REQUIRE_FALSE(std::is_assignable_v<loom::IndexRef&, float>);  // a named IndexRef: no
   STATIC_REQUIRE(std::is_assignable_v<Array&, Array>);
   STATIC_REQUIRE(std::is_assignable_v<Array&, float>);
   STATIC_REQUIRE(std::is_nothrow_move_assignable_v<Array>);

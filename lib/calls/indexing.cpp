@@ -1,0 +1,476 @@
+// Advanced indexing and writes (include/loom/array.hpp, include/loom/indexing.hpp), built from
+// one graph node, Op::Gather (a read at computed positions), and the elementwise ops:
+//   x[int arrays]     the positions in x, an int64 expression of the index arrays and aranges,
+//                     fused into the gather's kernel (NumPy's rules for where the dims go)
+//   x[basic] = v      where(in the region, v read at the region position, x) over x's shape: a
+//                     chain of writes is one kernel (nested wheres)
+//   x[mask] = v       where(mask, v, x)
+// Here, not in lib/api, because an index may hold bool arrays, which nonzero (a library call)
+// turns into integer arrays.
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include <loom/creation.hpp>
+#include <loom/errors.hpp>
+#include <loom/indexing.hpp>
+#include <loom/ops.hpp>
+#include <loom/reductions.hpp>
+#include <loom/sorting.hpp>
+
+#include "api/builders.hpp"
+
+namespace loom {
+
+using detail::NodeRef;
+
+namespace {
+
+Array as_i64(const Array& a) { return a.dtype() == DType::Int64 ? a : astype(a, DType::Int64); }
+
+// A 1-d int64 arange along `axis` of an ndim-dimensional broadcast: shape (1, .., n, .., 1).
+Array coord(std::int64_t n, int axis, int ndim) {
+  Shape s;
+  for (int d = 0; d < ndim; ++d) s.push_back(d == axis ? n : 1);
+  return arange(Scalar::of(std::int64_t{0}, false), Scalar::of(n, false), Scalar::of(std::int64_t{1}, false),
+                DType::Int64)
+      .reshape(s);
+}
+
+Array i64_scalar(std::int64_t v) { return astype(Array(v), DType::Int64); }
+
+// Raises NumPy's IndexError when an index of `idx` is outside [-n, n): one evaluation of a
+// reduction, one synchronization (indices computed on the GPU are checked here, when the index
+// is built, not later by the kernel).
+void check_bounds(const Array& idx, std::int64_t n, int axis) {
+  const Array bad = (idx < -n) | (idx >= n);
+  if (idx.size() == 0 || !any(bad).item<bool>()) return;
+  const std::int64_t first = argmax(bad.ravel()).item<std::int64_t>();
+  const std::int64_t v = idx.ravel()[first].item<std::int64_t>();
+  throw IndexError(fmt::format("index {} is out of bounds for axis {} with size {}", v, axis, n));
+}
+
+Array normalized(const Array& idx, std::int64_t n) { return where(idx < 0, idx + n, idx); }
+
+// The integer arrays of an index (bool arrays become their nonzero() arrays, integers 0-d
+// arrays when any array is present, as NumPy does).
+std::vector<Index> expand_masks(std::span<const Index> idx) {
+  std::vector<Index> out;
+  for (const Index& e : idx) {
+    if (const auto* a = std::get_if<IndexArray>(&e.value())) {
+      const Array arr(a->node);
+      if (arr.dtype() == DType::Bool) {
+        for (const Array& nz : nonzero(arr)) out.emplace_back(nz);
+        continue;
+      }
+      if (!is_integer(arr.dtype())) throw IndexError("arrays used as indices must be of integer (or boolean) type");
+      out.push_back(e);
+    } else if (const auto* i = std::get_if<std::int64_t>(&e.value())) {
+      out.emplace_back(i64_scalar(*i));
+    } else {
+      out.push_back(e);
+    }
+  }
+  return out;
+}
+
+// x.flat positions of a view of x (map m, over the view dims) at view coordinates coords[i]
+// (int64 arrays broadcasting to the result; null for a view dim of extent 1 read at 0).
+Array positions(const Shape& xshape, const detail::IndexMap& m, const std::vector<Array>& coords) {
+  const Shape cs = contiguous_strides(xshape);
+  std::int64_t base = 0;
+  for (int k = 0; k < m.in_ndim; ++k) base += m.offset[k] * cs[k];
+  Array lin = i64_scalar(base);
+  for (int i = 0; i < m.out_ndim; ++i) {
+    if (m.dim[i] < 0 || !coords[static_cast<std::size_t>(i)].valid()) continue;
+    const std::int64_t step = m.coef[i] * cs[m.dim[i]];
+    if (step != 0) lin = lin + coords[static_cast<std::size_t>(i)] * step;
+  }
+  return lin;
+}
+
+Array gather(const Array& src, const Array& lin, const Shape& shape) {
+  const NodeRef s = detail::leaf_of(src, "gather");
+  return Array(detail::make_gather(s, detail::leaf_of(as_i64(lin).broadcast_to(shape), "gather")));
+}
+
+}  // namespace
+
+namespace detail {
+
+Array advanced_index(const Array& x, std::span<const Index> idx_in, bool check) {
+  const std::vector<Index> idx = expand_masks(idx_in);
+  const BasicIndex b = basic_index(x.shape(), idx);
+  // The advanced entries: their arrays, view dims (each keeps its whole axis in the view).
+  std::vector<Array> arrays;
+  std::vector<int> vdims;
+  for (std::size_t e = 0; e < idx.size(); ++e) {
+    if (const auto* a = std::get_if<IndexArray>(&idx[e].value())) {
+      const int vd = b.entry_dim[e];
+      const std::int64_t n = b.shape[vd];
+      Array arr = as_i64(Array(a->node));
+      if (check) check_bounds(arr, n, b.entry_axis[e]);
+      arrays.push_back(normalized(arr, n));
+      vdims.push_back(vd);
+    }
+  }
+  Shape bshape;
+  for (const Array& a : arrays) {
+    try {
+      bshape = detail::broadcast_shapes(bshape, a.shape());
+    } catch (const ShapeError&) {
+      std::string shapes;
+      for (const Array& q : arrays) shapes += compact(q.shape()) + " ";
+      throw IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes " + shapes);
+    }
+  }
+  // NumPy: advanced dims replace the first advanced entry's dims when the entries are next to
+  // each other, else they go first.
+  const bool adjacent = vdims.back() - vdims.front() == static_cast<int>(vdims.size()) - 1;
+  const int at = adjacent ? vdims.front() : 0;
+  Shape rshape;
+  std::vector<int> rpos(static_cast<std::size_t>(b.shape.size()), -1);  // view dim -> result dim
+  const auto is_adv = [&](int i) { return std::find(vdims.begin(), vdims.end(), i) != vdims.end(); };
+  for (int i = 0; i < b.shape.size(); ++i) {
+    if (i == at && adjacent) {
+      for (int d = 0; d < bshape.size(); ++d) rshape.push_back(bshape[d]);
+    }
+    if (i == 0 && !adjacent) {
+      for (int d = 0; d < bshape.size(); ++d) rshape.push_back(bshape[d]);
+    }
+    if (is_adv(i)) continue;
+    rpos[static_cast<std::size_t>(i)] = rshape.size();
+    rshape.push_back(b.shape[i]);
+  }
+  const int bfirst = adjacent ? [&] {
+    int c = 0;
+    for (int i = 0; i < at; ++i) c += is_adv(i) ? 0 : 1;
+    return c;
+  }() : 0;
+  std::vector<Array> coords(static_cast<std::size_t>(b.shape.size()));
+  for (std::size_t j = 0; j < arrays.size(); ++j) {
+    // The broadcast index, its dims at bfirst.. of the result.
+    Shape s;
+    for (int d = 0; d < rshape.size(); ++d) {
+      const int bd = d - bfirst - (bshape.size() - arrays[j].ndim());
+      s.push_back(d >= bfirst && d < bfirst + bshape.size() && bd >= 0 ? arrays[j].shape()[bd] : 1);
+    }
+    coords[static_cast<std::size_t>(vdims[j])] = arrays[j].reshape(s);
+  }
+  for (int i = 0; i < b.shape.size(); ++i) {
+    if (!is_adv(i) && b.shape[i] > 1) coords[static_cast<std::size_t>(i)] = coord(b.shape[i], rpos[static_cast<std::size_t>(i)], rshape.size());
+  }
+  return gather(x, positions(x.shape(), b.map, coords), rshape);
+}
+
+}  // namespace detail
+
+Array take(const Array& a, const Array& indices, std::optional<int> axis, TakeMode mode) {
+  if (!is_integer(indices.dtype())) throw IndexError("take: indices must be of integer type");
+  const int ax = axis ? detail::normalize_axis(*axis, a.ndim()) : 0;
+  const std::int64_t n = axis ? a.shape()[ax] : a.size();
+  Array idx = as_i64(indices);
+  if (mode != TakeMode::Raise && idx.size() > 0 && n == 0) {
+    throw IndexError("cannot do a non-empty take from an empty axes.");
+  }
+  switch (mode) {
+    case TakeMode::Raise: check_bounds(idx, n, ax); idx = normalized(idx, n); break;
+    case TakeMode::Wrap: idx = remainder(idx, n); break;
+    case TakeMode::Clip: idx = clip(idx, 0, n - 1); break;
+  }
+  if (!axis) return gather(a, idx, idx.shape());  // positions in a.flat
+  std::vector<Index> e(static_cast<std::size_t>(ax), Index(Slice()));
+  e.emplace_back(idx);
+  return detail::advanced_index(a, e, false);  // in range now
+}
+
+Array take_along_axis(const Array& a, const Array& indices, int axis) {
+  if (!is_integer(indices.dtype())) throw IndexError("take_along_axis: `indices` must be an integer array");
+  if (indices.ndim() != a.ndim()) {
+    throw ValueError("`indices` and `arr` must have the same number of dimensions");
+  }
+  const int ax = detail::normalize_axis(axis, a.ndim());
+  const std::int64_t n = a.shape()[ax];
+  Array idx = as_i64(indices);
+  check_bounds(idx, n, ax);
+  idx = normalized(idx, n);
+  Shape lhs = a.shape();
+  lhs[ax] = 1;
+  Shape rhs = idx.shape();
+  rhs[ax] = 1;
+  Shape out = detail::broadcast_shapes(lhs, rhs);
+  out[ax] = idx.shape()[ax];
+  const Shape cs = contiguous_strides(a.shape());
+  Array lin = idx * cs[ax];
+  for (int d = 0; d < a.ndim(); ++d) {
+    if (d != ax && a.shape()[d] > 1) lin = lin + coord(a.shape()[d], d, a.ndim()) * cs[d];
+  }
+  return gather(a, lin, out);
+}
+
+// --- writes ---
+
+namespace {
+
+const char* ufunc_name(WriteOp op) {
+  switch (op) {
+    case WriteOp::Set: return "set";
+    case WriteOp::Add: return "add";
+    case WriteOp::Subtract: return "subtract";
+    case WriteOp::Multiply: return "multiply";
+    case WriteOp::Divide: return "divide";
+    case WriteOp::FloorDivide: return "floor_divide";
+    case WriteOp::Remainder: return "remainder";
+    case WriteOp::Power: return "power";
+    case WriteOp::Min: return "minimum";
+    case WriteOp::Max: return "maximum";
+    case WriteOp::BitAnd: return "bitwise_and";
+    case WriteOp::BitOr: return "bitwise_or";
+    case WriteOp::BitXor: return "bitwise_xor";
+    case WriteOp::LeftShift: return "left_shift";
+    case WriteOp::RightShift: return "right_shift";
+  }
+  return "?";
+}
+
+// x op v (NumPy's ufunc of that name; Set gives v).
+Array combine(WriteOp op, const Array& x, const Array& v) {
+  switch (op) {
+    case WriteOp::Set: return v;
+    case WriteOp::Add: return add(x, v);
+    case WriteOp::Subtract: return subtract(x, v);
+    case WriteOp::Multiply: return multiply(x, v);
+    case WriteOp::Divide: return true_divide(x, v);
+    case WriteOp::FloorDivide: return floor_divide(x, v);
+    case WriteOp::Remainder: return remainder(x, v);
+    case WriteOp::Power: return power(x, v);
+    case WriteOp::Min: return minimum(x, v);
+    case WriteOp::Max: return maximum(x, v);
+    case WriteOp::BitAnd: return bitwise_and(x, v);
+    case WriteOp::BitOr: return bitwise_or(x, v);
+    case WriteOp::BitXor: return bitwise_xor(x, v);
+    case WriteOp::LeftShift: return left_shift(x, v);
+    case WriteOp::RightShift: return right_shift(x, v);
+  }
+  return v;
+}
+
+// NumPy's can_cast(from, to, "same_kind"): safe casts, or casts within a kind or to a later one
+// (bool < unsigned < signed < float < complex).
+bool same_kind(DType from, DType to) {
+  const auto rank = [](DType t) {
+    switch (kind(t)) {
+      case DKind::Bool: return 0;
+      case DKind::Unsigned: return 1;
+      case DKind::Signed: return 2;
+      case DKind::Float: return 3;
+      case DKind::Complex: return 4;
+    }
+    return 4;
+  };
+  return can_cast_safe(from, to) || rank(from) <= rank(to);
+}
+
+[[noreturn]] void broadcast_error(const Shape& from, const Shape& into) {
+  throw ValueError(fmt::format("could not broadcast input array from shape {} into shape {}",
+                               detail::compact(from), detail::compact(into)));
+}
+
+// v broadcast to `shape` (NumPy's assignment broadcasting: v may have more leading dims of 1).
+Array fit_value(const Array& v, const Shape& shape) {
+  Shape s = v.shape();
+  int lead = s.size() - shape.size();
+  for (int d = 0; d < lead; ++d) {
+    if (s[d] != 1) broadcast_error(v.shape(), shape);
+  }
+  Shape trimmed;
+  for (int d = std::max(lead, 0); d < s.size(); ++d) trimmed.push_back(s[d]);
+  for (int d = 0; d < trimmed.size(); ++d) {
+    const std::int64_t want = shape[shape.size() - trimmed.size() + d];
+    if (trimmed[d] != 1 && trimmed[d] != want) broadcast_error(v.shape(), shape);
+  }
+  return trimmed == v.shape() ? v : v.reshape(trimmed);
+}
+
+// x with its elements in the region of a basic index combined with v.
+Array write_basic(const Array& x, std::span<const Index> idx, const Array& v_in, WriteOp op) {
+  const detail::BasicIndex b = detail::basic_index(x.shape(), idx);
+  const Array v = fit_value(v_in, b.shape);
+  if (b.shape.numel() == 0) return x;
+  const int nd = x.ndim();
+  // For each axis of x: the view dim that runs along it (-1: fixed by an integer index).
+  std::vector<int> along(static_cast<std::size_t>(nd), -1);
+  for (int i = 0; i < b.map.out_ndim; ++i) {
+    if (b.map.dim[i] >= 0) along[static_cast<std::size_t>(b.map.dim[i])] = i;
+  }
+  Array mask;
+  std::vector<Array> rcoord(static_cast<std::size_t>(b.shape.size()));  // region coordinates on x's axes
+  for (int d = 0; d < nd; ++d) {
+    const std::int64_t n = x.shape()[d], o = b.map.offset[d];
+    const int i = along[static_cast<std::size_t>(d)];
+    const Array xd = coord(n, d, nd);
+    Array in;
+    if (i < 0) {
+      in = xd == o;
+    } else {
+      const std::int64_t c = b.map.coef[i], len = b.shape[i];
+      if (len == n && c == 1) continue;  // the whole axis
+      const Array rel = xd - o;
+      Array r = c == 1 ? rel : floor_divide(rel, c);
+      in = c == 1 ? (rel >= 0) & (rel < len)
+                  : (remainder(rel, c) == 0) & (r >= 0) & (r < len);
+      if (len > 1) rcoord[static_cast<std::size_t>(i)] = clip(r, 0, len - 1);
+    }
+    mask = mask.valid() ? (mask & in) : in;
+  }
+  for (int d = 0; d < nd; ++d) {  // whole axes: their coordinate is x's own
+    const int i = along[static_cast<std::size_t>(d)];
+    if (i >= 0 && !rcoord[static_cast<std::size_t>(i)].valid() && b.shape[i] > 1) rcoord[static_cast<std::size_t>(i)] = coord(x.shape()[d], d, nd);
+  }
+  // The value at each position of x: v at the region position (v's dims align with the last
+  // region dims; a dim of 1 is read at 0).
+  Array vals = v;
+  if (v.size() > 1) {
+    const Shape cs = contiguous_strides(v.shape());
+    Array lin = i64_scalar(0);
+    const int lead = b.shape.size() - v.ndim();
+    for (int j = 0; j < v.ndim(); ++j) {
+      const Array& r = rcoord[static_cast<std::size_t>(j + lead)];
+      if (v.shape()[j] > 1 && r.valid()) lin = lin + r * cs[j];
+    }
+    vals = gather(v, lin, x.shape());
+  } else if (v.ndim() > 0) {
+    vals = v.reshape({});
+  }
+  const Array updated = combine(op, x, vals);
+  const Array cast = updated.dtype() == x.dtype() ? updated : astype(updated, x.dtype());
+  return mask.valid() ? where(mask, cast, x) : cast.broadcast_to(x.shape());
+}
+
+// x with the elements a bool mask selects combined with v (a value for all of them: a 0-d or
+// size-1 array, or one row of the dims the mask leaves).
+Array write_mask(const Array& x, const Array& mask, const Array& v, WriteOp op) {
+  if (mask.ndim() > x.ndim()) {
+    throw IndexError(fmt::format("too many indices for array: array is {}-dimensional, but {} were indexed",
+                                 x.ndim(), mask.ndim()));
+  }
+  Shape trailing, mshape = mask.shape();
+  for (int d = 0; d < x.ndim(); ++d) {
+    if (d < mask.ndim() && mask.shape()[d] != x.shape()[d]) {
+      throw IndexError(fmt::format("boolean index did not match indexed array along axis {}; size of axis is {} "
+                                   "but size of corresponding boolean axis is {}",
+                                   d, x.shape()[d], mask.shape()[d]));
+    }
+    if (d >= mask.ndim()) {
+      trailing.push_back(x.shape()[d]);
+      mshape.push_back(1);
+    }
+  }
+  Array val = v;
+  if (v.size() != 1) {
+    // A row for every selected element: v must broadcast to the dims the mask leaves.
+    Shape vt = v.shape();
+    bool row = vt.size() <= trailing.size();
+    for (int d = 0; row && d < vt.size(); ++d) {
+      const std::int64_t want = trailing[trailing.size() - vt.size() + d];
+      row = vt[d] == 1 || vt[d] == want;
+    }
+    if (!row) {
+      throw ValueError(fmt::format(
+          "x[mask] = v with {} values for the selected elements (NumPy's packed assignment) is not supported yet: "
+          "v must be one value, or broadcast to the dims the mask leaves {}",
+          detail::compact(v.shape()), detail::compact(trailing)));
+    }
+  } else if (v.ndim() > 0) {
+    val = v.reshape({});
+  }
+  const Array updated = combine(op, x, val);
+  const Array cast = updated.dtype() == x.dtype() ? updated : astype(updated, x.dtype());
+  return where(mask.reshape(mshape), cast, x);
+}
+
+}  // namespace
+
+namespace detail {
+
+Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp op) {
+  bool arrays = false;
+  for (const Index& e : idx) arrays = arrays || std::holds_alternative<IndexArray>(e.value());
+  if (!arrays) return write_basic(x, idx, v, op);
+  if (idx.size() == 1) {
+    const Array m(std::get<IndexArray>(idx[0].value()).node);
+    if (m.dtype() == DType::Bool) return write_mask(x, m, v, op);
+  }
+  throw IndexError(fmt::format(
+      "x[index] {} v with integer-array indices (a scatter) is not supported yet; index {} with slices, "
+      "integers or one boolean mask",
+      op == WriteOp::Set ? "=" : fmt::format("{}=", ufunc_name(op)), compact(x.shape())));
+}
+
+}  // namespace detail
+
+// --- the handles ---
+
+Array AtRef::get() const { return base_.index(index_); }
+Array AtRef::apply(WriteOp op, const Array& v) const { return detail::write(base_, index_, v, op); }
+Array AtRef::set(const Array& v) const { return apply(WriteOp::Set, v); }
+Array AtRef::add(const Array& v) const { return apply(WriteOp::Add, v); }
+Array AtRef::subtract(const Array& v) const { return apply(WriteOp::Subtract, v); }
+Array AtRef::multiply(const Array& v) const { return apply(WriteOp::Multiply, v); }
+Array AtRef::divide(const Array& v) const { return apply(WriteOp::Divide, v); }
+Array AtRef::power(const Array& v) const { return apply(WriteOp::Power, v); }
+Array AtRef::min(const Array& v) const { return apply(WriteOp::Min, v); }
+Array AtRef::max(const Array& v) const { return apply(WriteOp::Max, v); }
+
+AtRef Array::at(std::initializer_list<Index> index) const { return AtRef(*this, std::vector<Index>(index)); }
+AtRef Array::at(std::span<const Index> index) const { return AtRef(*this, std::vector<Index>(index.begin(), index.end())); }
+
+IndexRef::IndexRef(Array& target, std::vector<Index> index)
+    : Array(static_cast<const Array&>(target).index(index)), target_(&target), index_(std::move(index)) {}
+
+void IndexRef::write(WriteOp op, const Array& v) const { *target_ = detail::write(*target_, index_, v, op); }
+void IndexRef::operator=(const Array& v) && { write(WriteOp::Set, v); }
+void IndexRef::operator=(const IndexRef& v) && { write(WriteOp::Set, static_cast<const Array&>(v)); }
+void IndexRef::operator+=(const Array& v) && { write(WriteOp::Add, v); }
+void IndexRef::operator-=(const Array& v) && { write(WriteOp::Subtract, v); }
+void IndexRef::operator*=(const Array& v) && { write(WriteOp::Multiply, v); }
+void IndexRef::operator/=(const Array& v) && { write(WriteOp::Divide, v); }
+void IndexRef::operator%=(const Array& v) && { write(WriteOp::Remainder, v); }
+void IndexRef::operator&=(const Array& v) && { write(WriteOp::BitAnd, v); }
+void IndexRef::operator|=(const Array& v) && { write(WriteOp::BitOr, v); }
+void IndexRef::operator^=(const Array& v) && { write(WriteOp::BitXor, v); }
+void IndexRef::operator<<=(const Array& v) && { write(WriteOp::LeftShift, v); }
+void IndexRef::operator>>=(const Array& v) && { write(WriteOp::RightShift, v); }
+
+namespace {
+
+// x op= v on the whole array: NumPy's in-place ufunc (out=x, casting="same_kind").
+Array& update(Array& x, WriteOp op, const Array& v) {
+  const Array y = combine(op, x, v);
+  if (y.shape() != x.shape()) {
+    throw ValueError(fmt::format("non-broadcastable output operand with shape {} doesn't match the broadcast shape {}",
+                                 detail::compact(x.shape()), detail::compact(y.shape())));
+  }
+  if (!same_kind(y.dtype(), x.dtype())) {
+    throw DTypeError(fmt::format("Cannot cast ufunc '{}' output from dtype('{}') to dtype('{}') with casting rule 'same_kind'",
+                                 ufunc_name(op), name(y.dtype()), name(x.dtype())));
+  }
+  x = y.dtype() == x.dtype() ? y : astype(y, x.dtype());
+  return x;
+}
+
+}  // namespace
+
+Array& Array::operator+=(const Array& v) & { return update(*this, WriteOp::Add, v); }
+Array& Array::operator-=(const Array& v) & { return update(*this, WriteOp::Subtract, v); }
+Array& Array::operator*=(const Array& v) & { return update(*this, WriteOp::Multiply, v); }
+Array& Array::operator/=(const Array& v) & { return update(*this, WriteOp::Divide, v); }
+Array& Array::operator%=(const Array& v) & { return update(*this, WriteOp::Remainder, v); }
+Array& Array::operator&=(const Array& v) & { return update(*this, WriteOp::BitAnd, v); }
+Array& Array::operator|=(const Array& v) & { return update(*this, WriteOp::BitOr, v); }
+Array& Array::operator^=(const Array& v) & { return update(*this, WriteOp::BitXor, v); }
+Array& Array::operator<<=(const Array& v) & { return update(*this, WriteOp::LeftShift, v); }
+Array& Array::operator>>=(const Array& v) & { return update(*this, WriteOp::RightShift, v); }
+
+}  // namespace loom

@@ -1,0 +1,146 @@
+#pragma once
+// NumPy's answers for indexing reads and writes (tests/unit/api/indexing_cases.txt, written by
+// tools/gen_indexing_cases.py), parsed, and run through loom: shared by the host tests and the
+// GPU tests (which read the file relative to the repository root, their working directory).
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <loom/loom.hpp>
+
+namespace loom::test {
+
+struct IndexingCase {
+  std::string kind;  // read, write, error
+  std::string line;
+  Shape shape;
+  std::vector<Index> index;
+  std::string op;  // write: set, add, ...
+  Array value;     // write
+  Shape out_shape; // read
+  std::vector<std::int64_t> want;
+  std::string error_type, error_message;
+};
+
+inline std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == sep) {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+inline Shape parse_shape(const std::string& s) {
+  Shape out;
+  if (s.empty()) return out;
+  for (const std::string& d : split(s, 'x')) out.push_back(std::stoll(d));
+  return out;
+}
+
+inline std::vector<std::int64_t> parse_values(const std::string& s) {
+  std::vector<std::int64_t> out;
+  if (s.empty()) return out;
+  for (const std::string& v : split(s, ',')) out.push_back(std::stoll(v));
+  return out;
+}
+
+inline Array int_array(const Shape& shape, const std::vector<std::int64_t>& values) {
+  return asarray(std::span<const std::int64_t>(values), shape);
+}
+
+inline Array bool_array(const Shape& shape, const std::vector<std::int64_t>& values) {
+  return int_array(shape, values) != 0;
+}
+
+// "<shape>:<values>"
+inline Array parse_array(const std::string& s, bool mask) {
+  const std::size_t colon = s.find(':');
+  const Shape shape = parse_shape(s.substr(0, colon));
+  const auto values = parse_values(s.substr(colon + 1));
+  return mask ? bool_array(shape, values) : int_array(shape, values);
+}
+
+inline std::vector<Index> parse_index(const std::string& s) {
+  std::vector<Index> out;
+  if (s.empty()) return out;
+  for (const std::string& e : split(s, ';')) {
+    switch (e[0]) {
+      case 'n': out.emplace_back(newaxis); break;
+      case 'e': out.emplace_back(ellipsis); break;
+      case 'i': out.emplace_back(std::stoll(e.substr(1))); break;
+      case 's': {
+        const auto p = split(e.substr(1), ',');
+        const auto opt = [](const std::string& v) -> std::optional<std::int64_t> {
+          if (v.empty()) return std::nullopt;
+          return std::stoll(v);
+        };
+        out.emplace_back(Slice(opt(p[0]), opt(p[1]), opt(p[2])));
+        break;
+      }
+      case 'a': out.emplace_back(parse_array(e.substr(1), false)); break;
+      case 'm': out.emplace_back(parse_array(e.substr(1), true)); break;
+      default: throw std::runtime_error("bad index entry " + e);
+    }
+  }
+  return out;
+}
+
+// Every case of the file; the index field of an empty index is "" between two spaces.
+inline std::vector<IndexingCase> indexing_cases(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::vector<IndexingCase> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    IndexingCase c;
+    c.line = line;
+    const auto words = split(line, ' ');
+    c.kind = words[0];
+    c.shape = parse_shape(words[1]);
+    c.index = parse_index(words[2]);
+    if (c.kind == "read") {
+      c.out_shape = parse_shape(words[4]);
+      c.want = parse_values(words.size() > 5 ? words[5] : "");
+    } else if (c.kind == "write") {
+      c.op = words[3];
+      c.value = parse_array(words[4], false);
+      c.want = parse_values(words[6]);
+    } else {
+      const std::string rest = line.substr(line.find("-> ") + 3);
+      c.error_type = rest.substr(0, rest.find('|'));
+      c.error_message = rest.substr(rest.find('|') + 1);
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+inline Array apply_write(const IndexingCase& c, Array x) {
+  if (c.op == "set") {
+    x.at(c.index).set(c.value);  // functional: x unchanged
+    const Array y = x.at(c.index).set(c.value);
+    return y;
+  }
+  if (c.op == "add") return x.at(c.index).add(c.value);
+  if (c.op == "subtract") return x.at(c.index).subtract(c.value);
+  if (c.op == "multiply") return x.at(c.index).multiply(c.value);
+  if (c.op == "min") return x.at(c.index).min(c.value);
+  if (c.op == "max") return x.at(c.index).max(c.value);
+  throw std::runtime_error("bad op " + c.op);
+}
+
+inline Array arange_of(const Shape& shape) {
+  return arange(shape.numel()).astype(DType::Int64).reshape(shape);
+}
+
+}  // namespace loom::test
