@@ -234,7 +234,7 @@ class Emitter {
         w_.open_block(fmt::format(
             "for ({0} row = ({0})blockIdx.y * blockDim.y + threadIdx.y; row < a.rows; row += ({0})gridDim.y * blockDim.y)",
             it));
-        emit_unravel("row", nd_ - 1);
+        emit_unravel("row", nd_ - 1, reads_outer());
         emit_bases(nd_ - 1, "row * a.inner");
         if (v > 1) {
           w_.open_block(fmt::format("if (a.inner - i >= {})", v));
@@ -277,7 +277,7 @@ class Emitter {
       case Path::Unravel: {
         w_.line("const {0} l = ({0})blockIdx.x * blockDim.x + threadIdx.x;", it);
         w_.line("if (l >= a.n) return;");
-        emit_unravel("l", nd_);
+        emit_unravel("l", nd_, reads_inner());
         emit_bases(nd_ - 1, "0");
         emit_scalar_call(fmt::format("o{}", nd_ - 1), "l");
         break;
@@ -286,18 +286,41 @@ class Emitter {
     w_.close_block();
   }
 
-  // o0..o(dims-1) from a linear index over the first `dims` iteration dims.
-  void emit_unravel(const std::string& linear, int dims) {
+  // Whether the outer coordinates are read (per-row bases, unravelled leaves), and whether the
+  // inner position is (a leaf stepping along the inner dim, or unravelled).
+  bool reads_outer() const {
+    for (const Leaf& l : p_.leaves) {
+      if (l.kind != LeafKind::Scalar && l.kind != LeafKind::Gathered) return true;
+    }
+    return false;
+  }
+  bool reads_inner() const {
+    for (const Leaf& l : p_.leaves) {
+      if (l.kind == LeafKind::Scalar || l.kind == LeafKind::Gathered) continue;
+      if (l.unravel || l.tiled) return true;
+      for (int sub = 0; sub < l.num_idx; ++sub) {
+        if (step_of(l.idx[static_cast<std::size_t>(sub)], nd_) != Step::Zero) return true;
+      }
+    }
+    return false;
+  }
+
+  // o0..o(dims-1) from a linear index over the first `dims` iteration dims: the outer ones when
+  // read, the last when `last` (no dead locals).
+  void emit_unravel(const std::string& linear, int dims, bool last) {
+    const bool outer = reads_outer();
+    if (!outer && !last) return;
     if (dims == 1) {
       w_.line("const {} o0 = {};", idx_t_, linear);
       return;
     }
     w_.line("{} r = {};", idx_t_, linear);
     for (int d = dims - 1; d >= 1; --d) {
-      w_.line("const {0} o{1} = r % ({0})a.n{1};", idx_t_, d);
+      if (d == dims - 1 ? last : outer) w_.line("const {0} o{1} = r % ({0})a.n{1};", idx_t_, d);
+      if (!outer && d == dims - 1) break;  // only the last was wanted
       w_.line("r /= ({})a.n{};", idx_t_, d);
     }
-    w_.line("const {} o0 = r;", idx_t_);
+    if (outer) w_.line("const {} o0 = r;", idx_t_);
   }
 
   const KernelPlan& p_;

@@ -268,6 +268,7 @@ void ReduceEmitter::declare_caches(int count) {
 void ReduceEmitter::emit_batch(const std::string& first, const std::string& step, const std::string& end, int batch) {
   const auto body = [&](bool checked) {
     for (int phase = 0; phase < 2; ++phase) {
+      if (phase == 0 && !prologue_reads_coords(Reads::Loads)) continue;  // nothing to load
       w_.line("#pragma unroll");
       w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", batch));
       w_.line("const {0} r = {1} + ({0})k * {2};", idx_t_, first, step);

@@ -1,0 +1,94 @@
+// Gathers in generated kernels (Op::Gather): the source is a leaf read at the index value inside
+// the element function, through its strides when its layout is not C-contiguous; the index
+// fuses with what computes it; a computed source is materialized first. Every kernel compiles
+// with NVRTC (sm_90) with no warning, and equal keys give the same source.
+
+#include <map>
+
+#include <catch2/catch.hpp>
+
+#include <loom/loom.hpp>
+
+#include "codegen/emit_elementwise.hpp"
+#include "exec/realize.hpp"
+#include "support/nvrtc_batch.hpp"
+#include "support/test_support.hpp"
+
+using loom::Array;
+using loom::DType;
+
+namespace {
+
+std::vector<loom::codegen::KernelPlan> plans(const std::vector<Array>& arrays) {
+  std::vector<loom::detail::NodeRef> nodes;
+  for (const Array& a : arrays) nodes.push_back(a.node());
+  return loom::exec::prepare(nodes).kernels;
+}
+
+int gathered_leaves(const loom::codegen::KernelPlan& kp) {
+  int n = 0;
+  for (const auto& l : kp.leaves) n += l.kind == loom::codegen::LeafKind::Gathered;
+  if (kp.reduce) n += gathered_leaves(*kp.reduce->prologue);
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("a gather is one kernel with its index computation", "[codegen][gather]") {
+  const Array x = loom::empty({1000}, DType::Float32);
+  const Array i = loom::zeros({64}, DType::Int64);
+  // x[(i * 3) % 1000] * 2: index arithmetic, gather and the multiply in one kernel.
+  const auto one = plans({x[(i * 3) % 1000] * 2});
+  REQUIRE(one.size() == 1);
+  CHECK(gathered_leaves(one[0]) == 1);
+  const std::string src = loom::codegen::emit_kernel(one[0], loom::codegen::kernel_params(one[0])).text;
+  CHECK_THAT(src, Catch::Matchers::Contains("// gather float32"));
+  CHECK_THAT(src, Catch::Matchers::Contains("a.in0[(long long)v"));
+  // A computed source is materialized by a kernel of its own first.
+  CHECK(plans({(x + 1)[i]}).size() == 2);
+  // A transposed source is read through its strides (no copy).
+  const Array m = loom::empty({40, 70}, DType::Float64).T();
+  const auto t = plans({m[loom::zeros({5}, DType::Int64)]});
+  REQUIRE(t.size() == 1);
+  CHECK(t[0].leaves[0].unravel);
+  // Inside a reduction's prologue: sum(x[i]) is one kernel.
+  const auto r = plans({loom::sum(x[i])});
+  REQUIRE(r.size() == 1);
+  CHECK(gathered_leaves(r[0]) == 1);
+  CHECK_THAT(loom::explain_string({x[i]}), Catch::Matchers::Contains("buffer read at computed positions (gather)"));
+}
+
+TEST_CASE("gather kernels compile for every dtype and layout, keys decide the source", "[codegen][gather][nvrtc]") {
+  loom::test::NvrtcBatch batch;
+  std::map<std::string, std::string> by_key;
+  const auto add = [&](const std::vector<Array>& arrays) {
+    for (const auto& kp : plans(arrays)) {
+      const auto s = loom::codegen::emit_kernel(kp, loom::codegen::kernel_params(kp));
+      const auto [it, fresh] = by_key.emplace(kp.key, s.text);
+      CHECK(it->second == s.text);
+      batch.add(s);
+    }
+  };
+  for (DType t : loom::test::all_dtypes()) {
+    INFO(loom::name(t));
+    for (std::int64_t n : {100, 3000}) {
+      const Array x = loom::empty({n / 10, 10}, t);
+      const Array i = loom::zeros({n / 20}, DType::Int64);
+      add({x[i]});                                       // rows: an index and an arange
+      add({x[{loom::all, loom::zeros({3}, DType::Int64)}]});
+      add({x.T()[i % 10]});                              // strided source
+      add({loom::take(x, i, std::nullopt, loom::TakeMode::Wrap)});
+      if (!loom::is_bool(t)) add({loom::sum(x[i], 1)});  // in a reduction prologue
+    }
+  }
+  // Writes: a region, a mask, a chain.
+  Array z = loom::empty({64, 64}, DType::Float32);
+  z[{loom::Slice(1, -1), loom::Slice(1, -1)}] = loom::empty({62, 62}, DType::Float32);
+  z[{0}] = 1;
+  z[{loom::all, loom::Slice(0, 64, 3)}] += loom::empty({22}, DType::Float32);
+  add({z});
+  INFO(batch.size() << " kernels");
+  CHECK(batch.size() > 60);
+  REQUIRE_NOTHROW(batch.compile_all());
+  CHECK(batch.warnings() == "");
+}
