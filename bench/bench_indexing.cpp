@@ -1,0 +1,80 @@
+// bench_indexing: the indexing figures on one GPU, with the copy ceiling of the same run:
+// a gather x[idx] (2^26 float32, 2^26 random int64 indices), a region write (4096^2 into 8192^2
+// float32), masked writes on 2^26 float32, and a heat step (5-point stencil + 4 boundary writes)
+// on 4096^2. bench/peers_indexing.py times CuPy and PyTorch on the same cases. Bytes are the
+// least each case must move. Writes JSON to argv[1] (else $OUT/bench_indexing.json).
+
+#include <cstdio>
+#include <functional>
+
+#include <loom/loom.hpp>
+
+#include "bench_util.hpp"
+
+using loom::Array;
+using loom::DType;
+
+int main(int argc, char** argv) {
+  if (!loom::gpu_available()) {
+    std::printf("bench_indexing: no GPU\n");
+    return 0;
+  }
+  const double ceiling = loom::bench::copy_ceiling_gbs();
+  std::printf("device %s, copy ceiling %.1f GB/s\n\n", loom::device_info().name.c_str(), ceiling);
+  loom::bench::Report rep("bench_indexing", ceiling);
+  const std::int64_t n = std::int64_t{1} << 26;
+  const Array x = loom::random::uniform(-1.0, 1.0, {n}, DType::Float32).eval();
+  const Array idx = loom::random::integers(0, n, {n}).eval();
+  loom::reset_cache_stats();
+  const auto kernels = [](const std::function<void()>& f) {
+    loom::reset_cache_stats();
+    f();
+    loom::synchronize();
+    return loom::cache_stats().launches;
+  };
+  // Gather: reads the indices (8 B) and a float each, writes a float.
+  const double gather_bytes = 16.0 * n;
+  rep.bandwidth("gather x[idx] (bounds checked: a reduction and a sync)", loom::bench::time_ms([&] { x[idx].eval(); }),
+                gather_bytes);
+  rep.bandwidth("gather take(x, idx, clip) (no check)",
+                loom::bench::time_ms([&] { loom::take(x, idx, std::nullopt, loom::TakeMode::Clip).eval(); }), gather_bytes);
+  // Region write: 4096^2 of an 8192^2 array; the least is the region's read + write.
+  const std::int64_t m = 8192, r = 4096;
+  const Array big = loom::zeros({m, m}, DType::Float32).eval();
+  const Array region = loom::random::uniform(0.0, 1.0, {r, r}, DType::Float32).eval();
+  const auto region_write = [&] {
+    Array y = big;
+    y[{loom::Slice(1024, 1024 + r), loom::Slice(2048, 2048 + r)}] = region;
+    y.eval();
+  };
+  std::printf("region write: %llu kernel(s)\n", static_cast<unsigned long long>(kernels(region_write)));
+  rep.bandwidth("region write 4096^2 into 8192^2 f32 (region bytes)", loom::bench::time_ms(region_write), 8.0 * r * r);
+  // Masked writes: read x, write the result.
+  const auto masked_at = [&] { x.at({x < 0}).set(0).eval(); };
+  const auto masked_where = [&] { loom::where(x < 0, 0.0f, x).eval(); };
+  std::printf("masked write: %llu kernel(s)\n", static_cast<unsigned long long>(kernels(masked_at)));
+  rep.bandwidth("masked write x.at(x < 0).set(0), 2^26 f32", loom::bench::time_ms(masked_at), 8.0 * n);
+  rep.bandwidth("masked write x[x < 0] = 0 (reads x[x < 0] first)", loom::bench::time_ms([&] {
+                  Array y = x;
+                  y[y < 0] = 0;
+                  y.eval();
+                }), 8.0 * n);
+  rep.bandwidth("the same as where(x < 0, 0, x)", loom::bench::time_ms(masked_where), 8.0 * n);
+  // Heat step: interior update from the four neighbours, then the four boundaries set to 0.
+  const std::int64_t h = 4096;
+  const Array u = loom::random::uniform(0.0, 1.0, {h, h}, DType::Float32).eval();
+  const loom::Slice in(1, -1), lo(0, -2), hi(2, loom::none);
+  const auto heat = [&] {
+    Array v = u;
+    v[{in, in}] = u[{in, in}] + 0.1f * (u[{lo, in}] + u[{hi, in}] + u[{in, lo}] + u[{in, hi}] - 4.0f * u[{in, in}]);
+    v[{0}] = 0;
+    v[{-1}] = 0;
+    v[{loom::all, 0}] = 0;
+    v[{loom::all, -1}] = 0;
+    v.eval();
+  };
+  std::printf("heat step: %llu kernel(s)\n", static_cast<unsigned long long>(kernels(heat)));
+  rep.bandwidth("heat step 4096^2 f32 (5-point stencil + 4 boundary writes)", loom::bench::time_ms(heat), 8.0 * h * h);
+  rep.write(argc, argv);
+  return 0;
+}

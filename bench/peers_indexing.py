@@ -1,0 +1,102 @@
+"""CuPy and PyTorch on bench_indexing's cases (run on the GPU machine beside bench_indexing).
+
+Same method as bench/bench_util.hpp: median of 20 calls after 3 warm-up calls, each followed by a
+synchronize. Prints one line per case; writes JSON to argv[1] when given.
+"""
+import json
+import sys
+import time
+
+
+def median_ms(f, sync, reps=20, warm=3):
+    for _ in range(warm):
+        f()
+    sync()
+    t = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        f()
+        sync()
+        t.append((time.perf_counter() - t0) * 1e3)
+    t.sort()
+    return t[len(t) // 2]
+
+
+rows = []
+
+
+def row(name, ms):
+    print("%-60s %9.4f ms" % (name, ms), flush=True)
+    rows.append({"name": name, "ms": ms})
+
+
+n = 1 << 26
+try:
+    import cupy as cp
+    s = cp.cuda.get_current_stream().synchronize
+    x = cp.random.uniform(-1, 1, n, dtype=cp.float32)
+    idx = cp.random.randint(0, n, n, dtype=cp.int64)
+    row("cupy x[idx]", median_ms(lambda: x[idx], s))
+    row("cupy take(x, idx)", median_ms(lambda: cp.take(x, idx), s))
+    big = cp.zeros((8192, 8192), cp.float32)
+    reg = cp.random.uniform(0, 1, (4096, 4096), dtype=cp.float32)
+
+    def cp_region():
+        big[1024:5120, 2048:6144] = reg
+    row("cupy region write (in place)", median_ms(cp_region, s))
+
+    def cp_mask():
+        y = x.copy()
+        y[y < 0] = 0
+    row("cupy y = x.copy(); y[y < 0] = 0", median_ms(cp_mask, s))
+    row("cupy where(x < 0, 0, x)", median_ms(lambda: cp.where(x < 0, cp.float32(0), x), s))
+    u = cp.random.uniform(0, 1, (4096, 4096), dtype=cp.float32)
+
+    def cp_heat():
+        v = u.copy()
+        v[1:-1, 1:-1] = u[1:-1, 1:-1] + 0.1 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:] - 4 * u[1:-1, 1:-1])
+        v[0] = 0
+        v[-1] = 0
+        v[:, 0] = 0
+        v[:, -1] = 0
+    row("cupy heat step", median_ms(cp_heat, s))
+    del x, idx, big, reg, u
+    cp.get_default_memory_pool().free_all_blocks()
+except Exception as e:  # noqa: BLE001
+    print("cupy: %s" % e)
+
+try:
+    import torch
+    s = torch.cuda.synchronize
+    x = torch.rand(n, device="cuda") * 2 - 1
+    idx = torch.randint(0, n, (n,), device="cuda", dtype=torch.int64)
+    row("torch.index_select(x, 0, idx)", median_ms(lambda: torch.index_select(x, 0, idx), s))
+    row("torch x[idx]", median_ms(lambda: x[idx], s))
+    big = torch.zeros((8192, 8192), device="cuda")
+    reg = torch.rand((4096, 4096), device="cuda")
+
+    def t_region():
+        big[1024:5120, 2048:6144] = reg
+    row("torch region write (in place)", median_ms(t_region, s))
+
+    def t_mask():
+        y = x.clone()
+        y[y < 0] = 0
+    row("torch y = x.clone(); y[y < 0] = 0", median_ms(t_mask, s))
+    row("torch where(x < 0, 0, x)", median_ms(lambda: torch.where(x < 0, 0.0, x), s))
+    u = torch.rand((4096, 4096), device="cuda")
+
+    def t_heat():
+        v = u.clone()
+        v[1:-1, 1:-1] = u[1:-1, 1:-1] + 0.1 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:] - 4 * u[1:-1, 1:-1])
+        v[0] = 0
+        v[-1] = 0
+        v[:, 0] = 0
+        v[:, -1] = 0
+    row("torch heat step", median_ms(t_heat, s))
+except Exception as e:  # noqa: BLE001
+    print("torch: %s" % e)
+
+if len(sys.argv) > 1:
+    with open(sys.argv[1], "w") as f:
+        json.dump({"rows": rows}, f, indent=1)
