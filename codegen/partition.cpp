@@ -192,7 +192,9 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
   for (const Node* n : order) {
     if (n->force_materialize) cut(n, "copy of a layout a reshape cannot view");
   }
-  for (const Node* n : extra_cuts) cut(n, "a reshape of this view needs it contiguous");
+  for (const Node* n : extra_cuts) {
+    cut(n, n->op == Op::View ? "a reshape of this view needs it contiguous" : "read from memory (a gather's source)");
+  }
   if (!options.fusion) {
     for (const Node* n : order) {
       if (is_compute(*n)) mat.insert(n);
@@ -200,24 +202,40 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
     plan.notes.push_back("fusion is off: every operation runs as its own kernel");
   }
 
-  // Size cut: count the ops each node would pull into its kernel; cut the heaviest inputs.
+  // Size cut: count the ops each node would pull into its kernel (each node of its cone once,
+  // up to the limit: a node reached by two paths, as x in where(m, x + v, x), is one op); cut
+  // the heaviest inputs until it fits.
   std::unordered_map<const Node*, std::int64_t> cost;
+  std::unordered_map<const Node*, std::uint32_t> stamp;
+  std::uint32_t visit = 0;
+  std::vector<const Node*> dfs;
+  const std::int64_t cap = std::int64_t{options.max_kernel_ops} + 1;
+  const auto cone = [&](const Node* root) {  // ops of root's kernel, at most cap
+    ++visit;
+    std::int64_t c = 0;
+    dfs.assign(1, root);
+    stamp[root] = visit;
+    while (!dfs.empty() && c < cap) {
+      const Node* n = dfs.back();
+      dfs.pop_back();
+      if (!detail::is_view(n->op)) ++c;
+      for (int i = 0; i < n->num_inputs; ++i) {
+        const Node* in = n->inputs[static_cast<std::size_t>(i)].get();
+        if (mat.count(in) || acts_as_leaf(*in) || computed.count(in)) continue;
+        std::uint32_t& st = stamp[in];
+        if (st == visit) continue;
+        st = visit;
+        dfs.push_back(in);
+      }
+    }
+    return c;
+  };
   for (const Node* n : order) {
     if (acts_as_leaf(*n) || computed.count(n)) {
       cost[n] = 0;
       continue;
     }
-    const auto total = [&] {
-      std::int64_t c = detail::is_view(n->op) ? 0 : 1;
-      for (int i = 0; i < n->num_inputs; ++i) {
-        const Node* in = n->inputs[static_cast<std::size_t>(i)].get();
-        bool dup = false;
-        for (int j = 0; j < i; ++j) dup |= n->inputs[static_cast<std::size_t>(j)].get() == in;
-        if (!dup && !mat.count(in)) c += cost[in];
-      }
-      return std::min<std::int64_t>(c, std::int64_t{1} << 40);
-    };
-    std::int64_t c = total();
+    std::int64_t c = cone(n);
     while (c > options.max_kernel_ops) {
       const Node* heavy = nullptr;
       for (int i = 0; i < n->num_inputs; ++i) {
@@ -228,7 +246,7 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
       if (!heavy) break;
       cut(heavy, fmt::format("the kernel would exceed {} ops (LOOM_MAX_KERNEL_OPS)",
                              options.max_kernel_ops));
-      c = total();
+      c = cone(n);
     }
     cost[n] = c;
   }

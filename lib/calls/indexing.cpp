@@ -9,6 +9,7 @@
 // turns into integer arrays.
 
 #include <algorithm>
+#include <array>
 
 #include <fmt/format.h>
 
@@ -20,6 +21,7 @@
 #include <loom/sorting.hpp>
 
 #include "api/builders.hpp"
+#include "graph/node.hpp"
 
 namespace loom {
 
@@ -75,24 +77,95 @@ std::vector<Index> expand_masks(std::span<const Index> idx) {
   return out;
 }
 
-// x.flat positions of a view of x (map m, over the view dims) at view coordinates coords[i]
-// (int64 arrays broadcasting to the result; null for a view dim of extent 1 read at 0).
-Array positions(const Shape& xshape, const detail::IndexMap& m, const std::vector<Array>& coords) {
-  const Shape cs = contiguous_strides(xshape);
-  std::int64_t base = 0;
-  for (int k = 0; k < m.in_ndim; ++k) base += m.offset[k] * cs[k];
-  Array lin = i64_scalar(base);
-  for (int i = 0; i < m.out_ndim; ++i) {
-    if (m.dim[i] < 0 || !coords[static_cast<std::size_t>(i)].valid()) continue;
-    const std::int64_t step = m.coef[i] * cs[m.dim[i]];
-    if (step != 0) lin = lin + coords[static_cast<std::size_t>(i)] * step;
+// Coordinates over a view's input from coordinates over the view (map m): offset + coef * the
+// view dim's coordinate. An invalid array stands for 0.
+std::vector<Array> map_coords(const detail::IndexMap& m, const std::vector<Array>& coords) {
+  std::vector<Array> in(static_cast<std::size_t>(m.in_ndim));
+  for (int k = 0; k < m.in_ndim; ++k) {
+    if (m.offset[k] != 0) in[static_cast<std::size_t>(k)] = i64_scalar(m.offset[k]);
   }
-  return lin;
+  for (int i = 0; i < m.out_ndim; ++i) {
+    const Array& c = coords[static_cast<std::size_t>(i)];
+    if (m.dim[i] < 0 || !c.valid() || m.coef[i] == 0) continue;
+    Array& t = in[static_cast<std::size_t>(m.dim[i])];
+    const Array term = m.coef[i] == 1 ? c : c * m.coef[i];
+    t = t.valid() ? t + term : term;
+  }
+  return in;
 }
 
-Array gather(const Array& src, const Array& lin, const Shape& shape) {
-  const NodeRef s = detail::leaf_of(src, "gather");
-  return Array(detail::make_gather(s, detail::leaf_of(as_i64(lin).broadcast_to(shape), "gather")));
+// The gather of node n at coordinates coords (one int64 array per dim of n, broadcasting to
+// `shape`; invalid: 0). Views are read through their maps; an elementwise expression of modest
+// size is rebuilt over the gathered reads of its inputs (the stencil in u[1:-1] = f(u[:-2], u[2:])
+// reads u at the written positions, in the write's kernel); what is left (a leaf, or a computed
+// array: materialized once) is the gather's source.
+class GatherSink {
+ public:
+  explicit GatherSink(Shape shape) : shape_(std::move(shape)) {}
+  void no_rebuild() { budget_ = 0; }
+
+  NodeRef at(NodeRef n, std::vector<Array> coords) {
+    while (n->op == detail::Op::View && !n->realized()) {
+      coords = map_coords(n->map(), coords);
+      n = n->inputs[0];
+    }
+    if (n->op == detail::Op::Constant && n->shape.empty()) return n;
+    if (!n->realized() && budget_ > 0 && (detail::is_elementwise(n->op) && n->op != detail::Op::Gather)) {
+      --budget_;
+      std::array<NodeRef, 3> in;
+      for (int i = 0; i < n->num_inputs; ++i) in[static_cast<std::size_t>(i)] = at(n->inputs[static_cast<std::size_t>(i)], coords);
+      const auto fit = [&](const NodeRef& x) { return x ? detail::operand_node(x, shape_) : nullptr; };
+      if (n->op == detail::Op::Cast) return detail::make_cast(fit(in[0]), n->dtype);
+      return detail::make_elementwise(n->op, n->dtype, shape_, fit(in[0]), fit(in[1]), fit(in[2]));
+    }
+    const Shape cs = contiguous_strides(n->shape);
+    Array lin;
+    for (int d = 0; d < n->shape.size(); ++d) {
+      const Array& c = coords[static_cast<std::size_t>(d)];
+      if (!c.valid() || cs[d] == 0 || n->shape[d] == 1) continue;
+      const Array term = cs[d] == 1 ? c : c * cs[d];
+      lin = lin.valid() ? lin + term : term;
+    }
+    if (!lin.valid()) lin = i64_scalar(0);
+    return detail::make_gather(detail::as_leaf(n), detail::leaf_of(as_i64(lin).broadcast_to(shape_), "gather"));
+  }
+
+ private:
+  Shape shape_;
+  int budget_ = 64;  // elementwise nodes rebuilt at most (then the rest is materialized)
+};
+
+// Whether the expression n is worth rebuilding at gathered positions: elementwise ops and views
+// over leaves, at most 32 ops, no gather (a chain of writes is read from memory instead).
+bool sinkable(const detail::Node* root) {
+  std::vector<const detail::Node*> stack{root}, seen{root};
+  int ops = 0;
+  while (!stack.empty()) {
+    const detail::Node* n = stack.back();
+    stack.pop_back();
+    if (detail::acts_as_leaf(*n)) continue;
+    if (n->op == detail::Op::Gather || !(detail::is_elementwise(n->op) || n->op == detail::Op::View)) return false;
+    if (++ops > 32) return false;
+    for (int i = 0; i < n->num_inputs; ++i) {
+      const detail::Node* in = n->inputs[static_cast<std::size_t>(i)].get();
+      if (std::find(seen.begin(), seen.end(), in) != seen.end()) continue;
+      seen.push_back(in);
+      stack.push_back(in);
+    }
+  }
+  return true;
+}
+
+Array gather_at(const Array& src, std::vector<Array> coords, const Shape& shape) {
+  const NodeRef n = detail::leaf_of(src, "gather");
+  GatherSink sink(shape);
+  if (!sinkable(n.get())) sink.no_rebuild();
+  return Array(sink.at(n, std::move(coords)));
+}
+
+// src read at C-order positions lin of its elements (take without an axis).
+Array gather_flat(const Array& src, const Array& lin) {
+  return Array(detail::make_gather(detail::leaf_of(src, "take"), detail::leaf_of(as_i64(lin), "take")));
 }
 
 }  // namespace
@@ -161,7 +234,7 @@ Array advanced_index(const Array& x, std::span<const Index> idx_in, bool check) 
   for (int i = 0; i < b.shape.size(); ++i) {
     if (!is_adv(i) && b.shape[i] > 1) coords[static_cast<std::size_t>(i)] = coord(b.shape[i], rpos[static_cast<std::size_t>(i)], rshape.size());
   }
-  return gather(x, positions(x.shape(), b.map, coords), rshape);
+  return gather_at(x, map_coords(b.map, coords), rshape);
 }
 
 }  // namespace detail
@@ -179,7 +252,7 @@ Array take(const Array& a, const Array& indices, std::optional<int> axis, TakeMo
     case TakeMode::Wrap: idx = remainder(idx, n); break;
     case TakeMode::Clip: idx = clip(idx, 0, n - 1); break;
   }
-  if (!axis) return gather(a, idx, idx.shape());  // positions in a.flat
+  if (!axis) return gather_flat(a, idx);  // positions in a.flat
   std::vector<Index> e(static_cast<std::size_t>(ax), Index(Slice()));
   e.emplace_back(idx);
   return detail::advanced_index(a, e, false);  // in range now
@@ -201,12 +274,15 @@ Array take_along_axis(const Array& a, const Array& indices, int axis) {
   rhs[ax] = 1;
   Shape out = detail::broadcast_shapes(lhs, rhs);
   out[ax] = idx.shape()[ax];
-  const Shape cs = contiguous_strides(a.shape());
-  Array lin = idx * cs[ax];
+  std::vector<Array> coords(static_cast<std::size_t>(a.ndim()));
   for (int d = 0; d < a.ndim(); ++d) {
-    if (d != ax && a.shape()[d] > 1) lin = lin + coord(a.shape()[d], d, a.ndim()) * cs[d];
+    if (d == ax) {
+      coords[static_cast<std::size_t>(d)] = idx;
+    } else if (a.shape()[d] > 1) {
+      coords[static_cast<std::size_t>(d)] = coord(a.shape()[d], d, a.ndim());
+    }
   }
-  return gather(a, lin, out);
+  return gather_at(a, coords, out);
 }
 
 // --- writes ---
@@ -332,14 +408,12 @@ Array write_basic(const Array& x, std::span<const Index> idx, const Array& v_in,
   // region dims; a dim of 1 is read at 0).
   Array vals = v;
   if (v.size() > 1) {
-    const Shape cs = contiguous_strides(v.shape());
-    Array lin = i64_scalar(0);
+    std::vector<Array> vc(static_cast<std::size_t>(v.ndim()));
     const int lead = b.shape.size() - v.ndim();
     for (int j = 0; j < v.ndim(); ++j) {
-      const Array& r = rcoord[static_cast<std::size_t>(j + lead)];
-      if (v.shape()[j] > 1 && r.valid()) lin = lin + r * cs[j];
+      if (v.shape()[j] > 1) vc[static_cast<std::size_t>(j)] = rcoord[static_cast<std::size_t>(j + lead)];
     }
-    vals = gather(v, lin, x.shape());
+    vals = gather_at(v, vc, x.shape());
   } else if (v.ndim() > 0) {
     vals = v.reshape({});
   }

@@ -44,8 +44,10 @@ TEST_CASE("a gather is one kernel with its index computation", "[codegen][gather
   const std::string src = loom::codegen::emit_kernel(one[0], loom::codegen::kernel_params(one[0])).text;
   CHECK_THAT(src, Catch::Matchers::Contains("// gather float32"));
   CHECK_THAT(src, Catch::Matchers::Contains("a.in0[(long long)v"));
-  // A computed source is materialized by a kernel of its own first.
-  CHECK(plans({(x + 1)[i]}).size() == 2);
+  // An elementwise source is read at the gathered positions in the same kernel ((x + 1)[i] is
+  // x[i] + 1); a reduction's result is materialized by a kernel of its own first.
+  CHECK(plans({(x + 1)[i]}).size() == 1);
+  CHECK(plans({loom::sum(x.reshape({100, 10}), 1)[i % 100]}).size() == 2);
   // A transposed source is read through its strides (no copy).
   const Array m = loom::empty({40, 70}, DType::Float64).T();
   const auto t = plans({m[loom::zeros({5}, DType::Int64)]});
