@@ -149,7 +149,7 @@ def main():
         x0 = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)
         for lead in range(1, len(shape) + 1):
             m = np.array([rng.random() < 0.5 for _ in range(int(np.prod(shape[:lead])))]).reshape(shape[:lead])
-            for vshape in [(), shape[lead:]]:
+            for vshape in [(), shape[lead:], (int(m.sum()),) + tuple(shape[lead:])]:
                 v = rand_array(vshape, -50, 50)
                 for opname, f in ops.items():
                     x = x0.copy()

@@ -18,3 +18,28 @@ Array take(const Array& a, const Array& indices, std::optional<int> axis = std::
 Array take_along_axis(const Array& a, const Array& indices, int axis);
 
 }  // namespace loom
+
+namespace loom {
+
+// NumPy's in-place functions take the array by reference and rebind it to the new value (arrays
+// are values: other handles keep the old one).
+// np.putmask: where mask (a's size) is True, a.flat[n] = values.flat[n % values.size], cast to
+// a's dtype.
+void putmask(Array& a, const Array& mask, const Array& values);
+// np.place: the k-th True of mask (a's size, C order) takes values.flat[k % values.size]
+// (ValueError "Cannot insert from an empty array!" when values is empty and mask is not).
+void place(Array& a, const Array& mask, const Array& values);
+// np.copyto(dst, src, casting="same_kind", where): src broadcast to dst's shape, where `where`.
+void copyto(Array& dst, const Array& src, const Array& where = Array(true));
+// np.select: at each position the choice of the first True condition, else default.
+Array select(const std::vector<Array>& condlist, const std::vector<Array>& choicelist,
+             const Array& default_value = Array(0));
+// np.choose (mode raise): choices[a[i]] at i, a and the choices broadcast together.
+Array choose(const Array& a, const std::vector<Array>& choices);
+// np.compress and np.extract (EAGER, as a bool-mask read: the count decides the size).
+Array compress(const Array& condition, const Array& a, std::optional<int> axis = std::nullopt);
+Array extract(const Array& condition, const Array& a);
+// np.argwhere (EAGER): the indices of the nonzero elements, shape (count, a.ndim()).
+Array argwhere(const Array& a);
+
+}  // namespace loom

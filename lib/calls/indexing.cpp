@@ -422,6 +422,45 @@ Array write_basic(const Array& x, std::span<const Index> idx, const Array& v_in,
   return mask.valid() ? where(mask, cast, x) : cast.broadcast_to(x.shape());
 }
 
+// The values of a packed mask assignment, at every position of x: the k-th True of the mask (C
+// order) takes v[k] (v of shape (count,) + the dims the mask leaves, or broadcasting to it). The
+// count is read to check v against it (one synchronization, as NumPy's check); the positions
+// come from a scan of the mask (cumsum, a barrier), the values by a gather.
+Array packed_values(const Array& x, const Array& mask, const Array& v, const Shape& trailing) {
+  const std::int64_t count = count_nonzero(mask).item<std::int64_t>();
+  Shape want{count};
+  for (int d = 0; d < trailing.size(); ++d) want.push_back(trailing[d]);
+  Array vv = v;
+  if (v.ndim() < want.size()) {  // leading dims of 1, as broadcasting adds them
+    Shape s;
+    for (int d = v.ndim(); d < want.size(); ++d) s.push_back(1);
+    for (int d = 0; d < v.ndim(); ++d) s.push_back(v.shape()[d]);
+    vv = v.reshape(s);
+  }
+  bool ok = vv.ndim() == want.size();
+  for (int d = 0; ok && d < want.size(); ++d) ok = vv.shape()[d] == want[d] || vv.shape()[d] == 1;
+  if (!ok) {
+    if (trailing.size() == 0) {
+      throw ValueError(fmt::format("NumPy boolean array indexing assignment cannot assign {} input values to the {} "
+                                   "output values where the mask is true",
+                                   v.size(), count));
+    }
+    broadcast_error(v.shape(), want);
+  }
+  if (count == 0) return x;  // nothing is written
+  const int lead = mask.ndim();
+  // k for each position of the mask's dims (valid where the mask is True).
+  const Array k = (cumsum(mask.ravel(), std::nullopt, DType::Int64) - 1).reshape(mask.shape());
+  Shape kshape = mask.shape();
+  for (int d = 0; d < trailing.size(); ++d) kshape.push_back(1);
+  std::vector<Array> coords(static_cast<std::size_t>(vv.ndim()));
+  if (vv.shape()[0] > 1) coords[0] = clip(k, 0, count - 1).reshape(kshape);
+  for (int d = 0; d < trailing.size(); ++d) {
+    if (vv.shape()[d + 1] > 1) coords[static_cast<std::size_t>(d + 1)] = coord(trailing[d], lead + d, x.ndim());
+  }
+  return gather_at(vv, coords, x.shape());
+}
+
 // x with the elements a bool mask selects combined with v (a value for all of them: a 0-d or
 // size-1 array, or one row of the dims the mask leaves).
 Array write_mask(const Array& x, const Array& mask, const Array& v, WriteOp op) {
@@ -443,19 +482,15 @@ Array write_mask(const Array& x, const Array& mask, const Array& v, WriteOp op) 
   }
   Array val = v;
   if (v.size() != 1) {
-    // A row for every selected element: v must broadcast to the dims the mask leaves.
+    // One value for all (broadcast to the dims the mask leaves), or NumPy's packed form: v holds
+    // the values of the selected elements (or sub-arrays) in C order, one per True.
     Shape vt = v.shape();
     bool row = vt.size() <= trailing.size();
     for (int d = 0; row && d < vt.size(); ++d) {
       const std::int64_t want = trailing[trailing.size() - vt.size() + d];
       row = vt[d] == 1 || vt[d] == want;
     }
-    if (!row) {
-      throw ValueError(fmt::format(
-          "x[mask] = v with {} values for the selected elements (NumPy's packed assignment) is not supported yet: "
-          "v must be one value, or broadcast to the dims the mask leaves {}",
-          detail::compact(v.shape()), detail::compact(trailing)));
-    }
+    if (!row) val = packed_values(x, mask, v, trailing);
   } else if (v.ndim() > 0) {
     val = v.reshape({});
   }
@@ -546,5 +581,103 @@ Array& Array::operator|=(const Array& v) & { return update(*this, WriteOp::BitOr
 Array& Array::operator^=(const Array& v) & { return update(*this, WriteOp::BitXor, v); }
 Array& Array::operator<<=(const Array& v) & { return update(*this, WriteOp::LeftShift, v); }
 Array& Array::operator>>=(const Array& v) & { return update(*this, WriteOp::RightShift, v); }
+
+}  // namespace loom
+
+// --- NumPy's indexing functions ---
+
+namespace loom {
+
+namespace {
+
+// A bool array of a's shape from a mask of a's size (NumPy's putmask and place take any shape).
+Array mask_like(const Array& a, const Array& mask, const char* op) {
+  if (mask.size() != a.size()) {
+    throw ValueError(fmt::format("{}: mask and data must be the same size", op));
+  }
+  const Array m = mask.dtype() == DType::Bool ? mask : mask != 0;
+  return m.shape() == a.shape() ? m : m.reshape(a.shape());
+}
+
+Array as_dtype(const Array& v, DType t) { return v.dtype() == t ? v : astype(v, t); }
+
+}  // namespace
+
+void putmask(Array& a, const Array& mask, const Array& values) {
+  const Array m = mask_like(a, mask, "putmask");
+  if (values.size() == 0) return;
+  const Array pos = remainder(arange(Scalar::of(std::int64_t{0}, false), Scalar::of(a.size(), false),
+                                     Scalar::of(std::int64_t{1}, false), DType::Int64),
+                              values.size())
+                        .reshape(a.shape());
+  a = where(m, as_dtype(gather_flat(values, pos), a.dtype()), a);
+}
+
+void place(Array& a, const Array& mask, const Array& values) {
+  const Array m = mask_like(a, mask, "place");
+  if (values.size() == 0) {
+    if (any(m).item<bool>()) throw ValueError("Cannot insert from an empty array!");
+    return;
+  }
+  const Array k = (cumsum(m.ravel(), std::nullopt, DType::Int64) - 1).reshape(a.shape());
+  a = where(m, as_dtype(gather_flat(values, remainder(maximum(k, 0), values.size())), a.dtype()), a);
+}
+
+void copyto(Array& dst, const Array& src, const Array& where_mask) {
+  if (!same_kind(src.dtype(), dst.dtype())) {
+    throw DTypeError(fmt::format("Cannot cast array data from dtype('{}') to dtype('{}') according to the rule 'same_kind'",
+                                 name(src.dtype()), name(dst.dtype())));
+  }
+  const Array s = as_dtype(fit_value(src, dst.shape()), dst.dtype());
+  if (where_mask.dtype() != DType::Bool) throw DTypeError("copyto: `where` must be a bool array");
+  dst = where(fit_value(where_mask, dst.shape()), s, dst);
+}
+
+Array select(const std::vector<Array>& condlist, const std::vector<Array>& choicelist, const Array& default_value) {
+  if (condlist.size() != choicelist.size()) {
+    throw ValueError("list of cases must be same length as list of conditions");
+  }
+  if (choicelist.empty()) throw ValueError("select with an empty condition list is not possible");
+  for (std::size_t i = 0; i < condlist.size(); ++i) {
+    if (condlist[i].dtype() != DType::Bool) {
+      throw DTypeError(fmt::format("invalid entry {} in condlist: should be boolean ndarray", i));
+    }
+  }
+  Array r = default_value;
+  for (std::size_t i = condlist.size(); i-- > 0;) r = where(condlist[i], choicelist[i], r);
+  return r;
+}
+
+Array choose(const Array& a, const std::vector<Array>& choices) {
+  if (!is_integer(a.dtype())) throw DTypeError("choose: the index array must be of integer type");
+  if (choices.empty()) throw ValueError("0-length sequence.");
+  const std::int64_t n = static_cast<std::int64_t>(choices.size());
+  if (a.size() > 0 && any((a < 0) | (a >= n)).item<bool>()) throw ValueError("invalid entry in choice array");
+  Array r = choices.back();
+  for (std::int64_t k = n - 1; k-- > 0;) r = where(a == k, choices[static_cast<std::size_t>(k)], r);
+  // The result broadcasts a with the choices even where one choice is picked everywhere.
+  return n == 1 ? where(a == 0, r, r) : r;
+}
+
+Array compress(const Array& condition, const Array& a, std::optional<int> axis) {
+  if (condition.ndim() != 1) throw ValueError("condition must be a 1-d array");
+  const Array idx = nonzero(condition)[0];
+  return take(a, idx, axis);
+}
+
+Array extract(const Array& condition, const Array& a) {
+  const Array c = condition.dtype() == DType::Bool ? condition : condition != 0;
+  return take(a, nonzero(c.ravel())[0]);
+}
+
+Array argwhere(const Array& a) {
+  const std::vector<Array> nz = nonzero(a.ndim() == 0 ? a.reshape({1}) : a);
+  const std::int64_t count = nz.empty() ? 0 : nz[0].size();
+  if (a.ndim() == 0) return zeros({count, 0}, DType::Int64);
+  const Array col = arange(a.ndim()).astype(DType::Int64).reshape({1, a.ndim()});
+  Array r = nz.back().reshape({count, 1}).broadcast_to({count, a.ndim()});
+  for (int d = a.ndim() - 1; d-- > 0;) r = where(col == d, nz[static_cast<std::size_t>(d)].reshape({count, 1}), r);
+  return r;
+}
 
 }  // namespace loom

@@ -98,10 +98,13 @@ TEST_CASE("writes cast the value to the array's dtype; in-place ops follow same_
                        WhatContains("non-broadcastable output operand with shape (2,3) doesn't match the broadcast shape (2,2,3)"));
   CHECK_THROWS_MATCHES(xf[{0}] = loom::zeros({4}, DType::Float32), loom::ValueError,
                        WhatContains("could not broadcast input array from shape (4,) into shape (3,)"));
-  // Unsupported yet: a scatter, and a packed mask assignment; each says so.
+  // Not supported yet: a scatter (it says so). A packed mask assignment checks its count.
   CHECK_THROWS_MATCHES(xf[loom::arange(2)] = 1, loom::IndexError, WhatContains("not supported yet"));
-  CHECK_THROWS_MATCHES(xf.at({xf > 0}).set(loom::zeros({5}, DType::Float32)), loom::ValueError,
-                       WhatContains("not supported yet"));
+  CHECK_THROWS_MATCHES(xf.at({xf == 0}).set(loom::zeros({5}, DType::Float32)), loom::ValueError,
+                       WhatContains("NumPy boolean array indexing assignment cannot assign 5 input values to the 6 "
+                                    "output values where the mask is true"));
+  CHECK_THROWS_MATCHES(xf.at({loom::any(xf == 0, 1)}).set(loom::zeros({2, 2}, DType::Float32)), loom::ValueError,
+                       WhatContains("could not broadcast input array from shape (2,2) into shape (2,3)"));
 }
 
 TEST_CASE("take and take_along_axis", "[indexing]") {
@@ -129,4 +132,42 @@ TEST_CASE("take and take_along_axis", "[indexing]") {
   CHECK(g.to_host<float>() == std::vector<float>{0, 7, 14, 21, 28, 35, 42, 49, 56, 63});
   CHECK_THROWS_MATCHES(b[loom::arange(3).astype(DType::Float32)], loom::IndexError,
                        WhatContains("arrays used as indices must be of integer (or boolean) type"));
+}
+
+TEST_CASE("putmask, place, copyto, select, choose, compress, extract, argwhere", "[indexing]") {
+  // Values as NumPy gives them (tools/probe_indexing_functions.py prints the same).
+  using V = std::vector<std::int64_t>;
+  const Array a = loom::test::arange_of({3, 4});
+  Array x = a;
+  loom::putmask(x, x % 3 == 0, loom::test::int_array({5}, {-1, -2, -3, -4, -5}));
+  CHECK(x.to_host<std::int64_t>() == V{-1, 1, 2, -4, 4, 5, -2, 7, 8, -5, 10, 11});
+  CHECK(a.to_host<std::int64_t>()[0] == 0);  // a value: a keeps its own
+  x = a;
+  loom::place(x, x % 5 == 1, loom::test::int_array({2}, {100, 200}));
+  CHECK(x.to_host<std::int64_t>() == V{0, 100, 2, 3, 4, 5, 200, 7, 8, 9, 10, 100});
+  Array f = a.astype(DType::Float32);
+  loom::copyto(f, loom::test::int_array({4}, {9, 8, 7, 6}).astype(DType::Int32), a > 5);
+  CHECK(f.to_host<float>() == std::vector<float>{0, 1, 2, 3, 4, 5, 7, 6, 9, 8, 7, 6});
+  CHECK(loom::select({a < 3, a > 8}, {a, -a}, 42).to_host<std::int64_t>() == V{0, 1, 2, 42, 42, 42, 42, 42, 42, -9, -10, -11});
+  const Array pick = loom::test::int_array({4}, {0, 1, 2, 0}).broadcast_to({3, 4});
+  CHECK(loom::choose(pick, {a, a * 10, Array(std::int64_t{-1})}).to_host<std::int64_t>() ==
+        V{0, 10, -1, 3, 4, 50, -1, 7, 8, 90, -1, 11});
+  const Array c3 = loom::test::bool_array({3}, {1, 0, 1});
+  CHECK(loom::compress(c3, a, 0).to_host<std::int64_t>() == V{0, 1, 2, 3, 8, 9, 10, 11});
+  CHECK(loom::compress(loom::test::bool_array({2}, {0, 1}), a).to_host<std::int64_t>() == V{1});
+  CHECK(loom::extract(a % 4 == 1, a).to_host<std::int64_t>() == V{1, 5, 9});
+  const Array w = loom::argwhere(a % 5 == 0);
+  CHECK(w.shape() == loom::Shape{3, 2});
+  CHECK(w.to_host<std::int64_t>() == V{0, 0, 1, 1, 2, 2});
+  // NumPy's errors.
+  Array i32 = loom::zeros({3}, DType::Int32);
+  CHECK_THROWS_MATCHES(loom::copyto(i32, loom::ones({3}, DType::Float64)), loom::DTypeError,
+                       WhatContains("Cannot cast array data from dtype('float64') to dtype('int32') according to the rule 'same_kind'"));
+  CHECK_THROWS_MATCHES(loom::choose(loom::test::int_array({2}, {0, 3}), {loom::arange(2), loom::arange(2)}),
+                       loom::ValueError, WhatContains("invalid entry in choice array"));
+  Array z = loom::zeros({3}, DType::Float64);
+  CHECK_THROWS_MATCHES(loom::place(z, z == 0, loom::zeros({0}, DType::Float64)), loom::ValueError,
+                       WhatContains("Cannot insert from an empty array!"));
+  CHECK_THROWS_MATCHES(loom::putmask(z, loom::zeros({4}, DType::Bool), z), loom::ValueError,
+                       WhatContains("putmask: mask and data must be the same size"));
 }
