@@ -145,6 +145,23 @@ def main():
                     x[idx] = f(x[idx], v)
                 lines.append("write %s %s %s %s:%s -> %s" % (fmt_shape(shape), fmt_index(idx), opname,
                                                              fmt_shape(v.shape), fmt_vals(v), fmt_vals(x)))
+    # Integer-array writes: x[idx] = v and x[idx] = x[idx] op v (NumPy's x[idx] op= v: of
+    # duplicate indices the last wins).
+    for shape, idx in cases:
+        if not has_array(idx) or any(isinstance(e, np.ndarray) and e.dtype == bool for e in idx):
+            continue
+        x0 = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)
+        try:
+            region = x0[idx].shape
+        except Exception:  # noqa: BLE001
+            continue
+        for opname, f in [("set", None), ("add", np.add), ("max", np.maximum)]:
+            for vshape in [(), region[-1:] if region else (), region]:
+                v = rand_array(vshape, -50, 50)
+                x = x0.copy()
+                x[idx] = v if f is None else f(x[idx], v)
+                lines.append("write %s %s %s %s:%s -> %s" % (fmt_shape(shape), fmt_index(idx), opname,
+                                                             fmt_shape(v.shape), fmt_vals(v), fmt_vals(x)))
     for shape in [(4, 5), (3, 4, 5), (7,)]:
         x0 = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)
         for lead in range(1, len(shape) + 1):

@@ -20,3 +20,6 @@ except Exception as e: print(type(e).__name__, e)
 try:
     x = np.zeros(3); np.place(x, x == 0, [])
 except Exception as e: print(type(e).__name__, e)
+s = np.zeros(5, np.float32); d = np.array([1, 3, 1, -1]); s[d] = [10, 20, 30, 40]; print("scatter", s.tolist()); s[d] += 1; print("scatter+=", s.tolist())
+p = np.arange(6); np.put(p, [0, -1, 7], [9, 8], mode="wrap"); print("put", p.tolist())
+q = np.arange(6).reshape(2, 3); np.put_along_axis(q, np.array([[2], [0]]), -7, 1); print("put_along_axis", q.ravel().tolist())

@@ -31,6 +31,10 @@ void putmask(Array& a, const Array& mask, const Array& values);
 void place(Array& a, const Array& mask, const Array& values);
 // np.copyto(dst, src, casting="same_kind", where): src broadcast to dst's shape, where `where`.
 void copyto(Array& dst, const Array& src, const Array& where = Array(true));
+// np.put: a.flat[ind] = v (v repeated when shorter; the last of duplicate indices wins).
+void put(Array& a, const Array& ind, const Array& v, TakeMode mode = TakeMode::Raise);
+// np.put_along_axis: arr[..., indices[..., j, ...], ...] = values along `axis`.
+void put_along_axis(Array& arr, const Array& indices, const Array& values, int axis);
 // np.select: at each position the choice of the first True condition, else default.
 Array select(const std::vector<Array>& condlist, const std::vector<Array>& choicelist,
              const Array& default_value = Array(0));

@@ -58,7 +58,10 @@ BasicIndex basic_index(const Shape& shape, std::span<const Index> idx);
 // (lib/api/indexing.cpp).
 // check_bounds: raise IndexError for an index out of range (evaluates the index arrays: one
 // synchronization); false where the caller made them in range.
-Array advanced_index(const Array& x, std::span<const Index> idx, bool check_bounds = true);
+// positions: when not null, set to x's C-order positions of the result's elements (int64).
+Array advanced_index(const Array& x, std::span<const Index> idx, bool check_bounds = true, Array* positions = nullptr);
+// x with x.flat[pos[k]] = val[k] (pos in range; the last of duplicates wins): lib/calls/indexing.cpp.
+Array scatter_set(const Array& x, const Array& pos, const Array& val);
 // x with the elements x[idx] selects combined with v (WriteOp::Set: replaced by v), cast to x's
 // dtype: a new array (lib/calls/indexing.cpp).
 Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp op);

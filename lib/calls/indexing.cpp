@@ -160,7 +160,8 @@ Array gather_at(const Array& src, std::vector<Array> coords, const Shape& shape)
   const NodeRef n = detail::leaf_of(src, "gather");
   GatherSink sink(shape);
   if (!sinkable(n.get())) sink.no_rebuild();
-  return Array(sink.at(n, std::move(coords)));
+  const Array r(sink.at(n, std::move(coords)));
+  return r.shape() == shape ? r : r.broadcast_to(shape);  // a constant source stays one value
 }
 
 // src read at C-order positions lin of its elements (take without an axis).
@@ -172,7 +173,7 @@ Array gather_flat(const Array& src, const Array& lin) {
 
 namespace detail {
 
-Array advanced_index(const Array& x, std::span<const Index> idx_in, bool check) {
+Array advanced_index(const Array& x, std::span<const Index> idx_in, bool check, Array* positions) {
   const std::vector<Index> idx = expand_masks(idx_in);
   const BasicIndex b = basic_index(x.shape(), idx);
   // The advanced entries: their arrays, view dims (each keeps its whole axis in the view).
@@ -233,6 +234,15 @@ Array advanced_index(const Array& x, std::span<const Index> idx_in, bool check) 
   }
   for (int i = 0; i < b.shape.size(); ++i) {
     if (!is_adv(i) && b.shape[i] > 1) coords[static_cast<std::size_t>(i)] = coord(b.shape[i], rpos[static_cast<std::size_t>(i)], rshape.size());
+  }
+  if (positions) {  // x's C-order positions of the result's elements (a scatter's targets)
+    const std::vector<Array> xc = map_coords(b.map, coords);
+    const Shape cs = contiguous_strides(x.shape());
+    Array lin = i64_scalar(0);
+    for (int d = 0; d < x.ndim(); ++d) {
+      if (xc[static_cast<std::size_t>(d)].valid() && x.shape()[d] > 1) lin = lin + xc[static_cast<std::size_t>(d)] * cs[d];
+    }
+    *positions = as_i64(lin).broadcast_to(rshape);
   }
   return gather_at(x, map_coords(b.map, coords), rshape);
 }
@@ -511,10 +521,39 @@ Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp 
     const Array m(std::get<IndexArray>(idx[0].value()).node);
     if (m.dtype() == DType::Bool) return write_mask(x, m, v, op);
   }
-  throw IndexError(fmt::format(
-      "x[index] {} v with integer-array indices (a scatter) is not supported yet; index {} with slices, "
-      "integers or one boolean mask",
-      op == WriteOp::Set ? "=" : fmt::format("{}=", ufunc_name(op)), compact(x.shape())));
+  // Integer arrays: NumPy's x[idx] op= v is x[idx] = x[idx] op v, each position written once,
+  // the last of duplicates winning (C order of the index).
+  Array pos;
+  const Array cur = advanced_index(x, idx, true, &pos);
+  Array vb;
+  try {
+    vb = fit_value(v, cur.shape()).broadcast_to(cur.shape());
+  } catch (const ValueError&) {
+    throw ValueError(fmt::format("shape mismatch: value array of shape {} could not be broadcast to indexing result of shape {}",
+                                 compact(v.shape()), compact(cur.shape())));
+  }
+  return scatter_set(x, pos, combine(op, cur, vb));
+}
+
+// x with x.flat[pos[k]] = val[k] (pos in range; of duplicates the last in C order wins): a
+// stable sort of the positions (a barrier), then for each element of x a binary search for the
+// last write to it (a barrier), and a gather of its value. Deterministic.
+Array scatter_set(const Array& x, const Array& pos, const Array& val) {
+  const std::int64_t m = pos.size();
+  if (m == 0 || x.size() == 0) return x;
+  const Array pf = pos.reshape({m});
+  const Array vf = val.broadcast_to(pos.shape()).reshape({m});
+  const Array order = argsort(pf);
+  const Array sorted = take(pf, order, std::nullopt, TakeMode::Clip);
+  const Array here = arange(Scalar::of(std::int64_t{0}, false), Scalar::of(x.size(), false),
+                            Scalar::of(std::int64_t{1}, false), DType::Int64);
+  const Array j = searchsorted(sorted, here, "right") - 1;
+  const Array jc = clip(j, 0, m - 1);
+  const Array written = (j >= 0) & (take(sorted, jc, std::nullopt, TakeMode::Clip) == here);
+  const Array k = take(order, jc, std::nullopt, TakeMode::Clip);
+  const Array got = take(vf, k, std::nullopt, TakeMode::Clip);
+  const Array cast = got.dtype() == x.dtype() ? got : astype(got, x.dtype());
+  return where(written.reshape(x.shape()), cast.reshape(x.shape()), x);
 }
 
 }  // namespace detail
@@ -522,7 +561,20 @@ Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp 
 // --- the handles ---
 
 Array AtRef::get() const { return base_.index(index_); }
-Array AtRef::apply(WriteOp op, const Array& v) const { return detail::write(base_, index_, v, op); }
+Array AtRef::apply(WriteOp op, const Array& v) const {
+  // JAX's x.at[idx].add(v) adds every duplicate (np.add.at); NumPy's x[idx] += v keeps the last.
+  // The accumulating form needs a segmented reduction: not there yet.
+  bool ints = false;
+  for (const Index& e : index_) {
+    if (const auto* a = std::get_if<IndexArray>(&e.value())) ints = ints || is_integer(Array(a->node).dtype());
+  }
+  if (ints && op != WriteOp::Set) {
+    throw IndexError(fmt::format("x.at(integer arrays).{}(v) accumulates duplicates (np.{}.at): not supported yet; "
+                                 "x[idx] {}= v (NumPy's: the last duplicate wins) is",
+                                 ufunc_name(op), ufunc_name(op), ufunc_name(op)));
+  }
+  return detail::write(base_, index_, v, op);
+}
 Array AtRef::set(const Array& v) const { return apply(WriteOp::Set, v); }
 Array AtRef::add(const Array& v) const { return apply(WriteOp::Add, v); }
 Array AtRef::subtract(const Array& v) const { return apply(WriteOp::Subtract, v); }
@@ -657,6 +709,45 @@ Array choose(const Array& a, const std::vector<Array>& choices) {
   for (std::int64_t k = n - 1; k-- > 0;) r = where(a == k, choices[static_cast<std::size_t>(k)], r);
   // The result broadcasts a with the choices even where one choice is picked everywhere.
   return n == 1 ? where(a == 0, r, r) : r;
+}
+
+void put(Array& a, const Array& ind, const Array& v, TakeMode mode) {
+  if (!is_integer(ind.dtype())) throw DTypeError("put: indices must be of integer type");
+  const std::int64_t n = a.size(), m = ind.size();
+  if (m == 0) return;
+  if (v.size() == 0) return;  // NumPy: nothing to put
+  if (n == 0) throw IndexError("cannot replace elements of an empty array");
+  Array idx = as_i64(ind).reshape({m});
+  switch (mode) {
+    case TakeMode::Raise: check_bounds(idx, n, 0); idx = normalized(idx, n); break;
+    case TakeMode::Wrap: idx = remainder(idx, n); break;
+    case TakeMode::Clip: idx = clip(idx, 0, n - 1); break;
+  }
+  const Array k = arange(Scalar::of(std::int64_t{0}, false), Scalar::of(m, false), Scalar::of(std::int64_t{1}, false),
+                         DType::Int64);
+  a = detail::scatter_set(a, idx, gather_flat(v, v.size() == 1 ? k * 0 : remainder(k, v.size())));
+}
+
+void put_along_axis(Array& arr, const Array& indices, const Array& values, int axis) {
+  if (!is_integer(indices.dtype())) throw IndexError("put_along_axis: `indices` must be an integer array");
+  if (indices.ndim() != arr.ndim()) throw ValueError("`indices` and `arr` must have the same number of dimensions");
+  const int ax = detail::normalize_axis(axis, arr.ndim());
+  const std::int64_t n = arr.shape()[ax];
+  Array idx = as_i64(indices);
+  check_bounds(idx, n, ax);
+  idx = normalized(idx, n);
+  Shape lhs = arr.shape();
+  lhs[ax] = 1;
+  Shape rhs = idx.shape();
+  rhs[ax] = 1;
+  Shape out = detail::broadcast_shapes(lhs, rhs);
+  out[ax] = idx.shape()[ax];
+  const Shape cs = contiguous_strides(arr.shape());
+  Array lin = idx * cs[ax];
+  for (int d = 0; d < arr.ndim(); ++d) {
+    if (d != ax && arr.shape()[d] > 1) lin = lin + coord(arr.shape()[d], d, arr.ndim()) * cs[d];
+  }
+  arr = detail::scatter_set(arr, as_i64(lin).broadcast_to(out), fit_value(values, out).broadcast_to(out));
 }
 
 Array compress(const Array& condition, const Array& a, std::optional<int> axis) {

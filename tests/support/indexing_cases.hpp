@@ -125,11 +125,23 @@ inline std::vector<IndexingCase> indexing_cases(const std::string& path) {
   return out;
 }
 
+inline bool has_int_array(const std::vector<Index>& index) {
+  for (const Index& e : index) {
+    if (const auto* a = std::get_if<IndexArray>(&e.value()); a && is_integer(Array(a->node).dtype())) return true;
+  }
+  return false;
+}
+
+// x[index] = v through at(); x[index] op= v through at() too, except with integer arrays, where
+// NumPy's x[idx] op= v (the last duplicate wins) is the operator on x[idx].
 inline Array apply_write(const IndexingCase& c, Array x) {
-  if (c.op == "set") {
-    x.at(c.index).set(c.value);  // functional: x unchanged
-    const Array y = x.at(c.index).set(c.value);
-    return y;
+  if (c.op == "set") return x.at(c.index).set(c.value);
+  if (has_int_array(c.index)) {
+    IndexRef target(x, c.index);
+    if (c.op == "add") std::move(target) += c.value;
+    else if (c.op == "max") x = x.at(c.index).set(maximum(x.index(c.index), c.value));
+    else throw std::runtime_error("bad op " + c.op);
+    return x;
   }
   if (c.op == "add") return x.at(c.index).add(c.value);
   if (c.op == "subtract") return x.at(c.index).subtract(c.value);

@@ -98,13 +98,30 @@ TEST_CASE("writes cast the value to the array's dtype; in-place ops follow same_
                        WhatContains("non-broadcastable output operand with shape (2,3) doesn't match the broadcast shape (2,2,3)"));
   CHECK_THROWS_MATCHES(xf[{0}] = loom::zeros({4}, DType::Float32), loom::ValueError,
                        WhatContains("could not broadcast input array from shape (4,) into shape (3,)"));
-  // Not supported yet: a scatter (it says so). A packed mask assignment checks its count.
-  CHECK_THROWS_MATCHES(xf[loom::arange(2)] = 1, loom::IndexError, WhatContains("not supported yet"));
+  // A packed mask assignment checks its count.
   CHECK_THROWS_MATCHES(xf.at({xf == 0}).set(loom::zeros({5}, DType::Float32)), loom::ValueError,
                        WhatContains("NumPy boolean array indexing assignment cannot assign 5 input values to the 6 "
                                     "output values where the mask is true"));
   CHECK_THROWS_MATCHES(xf.at({loom::any(xf == 0, 1)}).set(loom::zeros({2, 2}, DType::Float32)), loom::ValueError,
                        WhatContains("could not broadcast input array from shape (2,2) into shape (2,3)"));
+  // Integer arrays: NumPy's x[idx] = v and x[idx] += v (the last duplicate wins); the
+  // accumulating x.at(idx).add(v) (np.add.at) is not there yet, and says so.
+  Array s = loom::zeros({5}, DType::Float32);
+  const Array dup = loom::test::int_array({4}, {1, 3, 1, -1});
+  s[dup] = loom::test::int_array({4}, {10, 20, 30, 40}).astype(DType::Float32);
+  CHECK(s.to_host<float>() == std::vector<float>{0, 30, 0, 20, 40});
+  s[dup] += 1;
+  CHECK(s.to_host<float>() == std::vector<float>{0, 31, 0, 21, 41});
+  CHECK_THROWS_MATCHES(s.at({dup}).add(1), loom::IndexError, WhatContains("not supported yet"));
+  CHECK_THROWS_MATCHES(s[dup] = loom::zeros({3}, DType::Float32), loom::ValueError,
+                       WhatContains("shape mismatch: value array of shape (3,) could not be broadcast to indexing "
+                                    "result of shape (4,)"));
+  Array p = loom::arange(6).astype(DType::Int64);
+  loom::put(p, loom::test::int_array({3}, {0, -1, 7}), loom::test::int_array({2}, {9, 8}), loom::TakeMode::Wrap);
+  CHECK(p.to_host<std::int64_t>() == std::vector<std::int64_t>{9, 9, 2, 3, 4, 8});
+  Array q = loom::test::arange_of({2, 3});
+  loom::put_along_axis(q, loom::test::int_array({2, 1}, {2, 0}), Array(std::int64_t{-7}), 1);
+  CHECK(q.to_host<std::int64_t>() == std::vector<std::int64_t>{0, 1, -7, -7, 4, 5});
 }
 
 TEST_CASE("take and take_along_axis", "[indexing]") {
@@ -126,6 +143,11 @@ TEST_CASE("take and take_along_axis", "[indexing]") {
         std::vector<std::int64_t>{8, 1, 6, 11});
   CHECK_THROWS_MATCHES(loom::take_along_axis(a, idx, 0), loom::ValueError,
                        WhatContains("`indices` and `arr` must have the same number of dimensions"));
+  // Sources that are generators: a constant stays one value (broadcast), an arange is read at
+  // the index.
+  CHECK(loom::zeros({5}, DType::Float32)[idx % 5].shape() == loom::Shape{3});
+  CHECK(loom::full({5}, 2.5f)[idx % 5].to_host<float>() == std::vector<float>{2.5f, 2.5f, 2.5f});
+  CHECK(loom::arange(20)[idx].to_host<std::int64_t>() == std::vector<std::int64_t>{5, 19, 0});
   // The gather's source and index: the index expression fuses into the gather's kernel.
   const Array b = loom::arange(1000).astype(DType::Float32);
   const Array g = b[(loom::arange(10) * 7) % 1000];
