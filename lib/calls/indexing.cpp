@@ -268,31 +268,47 @@ Array take(const Array& a, const Array& indices, std::optional<int> axis, TakeMo
   return detail::advanced_index(a, e, false);  // in range now
 }
 
-Array take_along_axis(const Array& a, const Array& indices, int axis) {
-  if (!is_integer(indices.dtype())) throw IndexError("take_along_axis: `indices` must be an integer array");
-  if (indices.ndim() != a.ndim()) {
+namespace {
+
+// take_along_axis's and put_along_axis's positions: the coordinates of arr read or written at
+// each element of the broadcast result (`shape`), the indices checked and normalized on `axis`.
+struct AlongAxis {
+  std::vector<Array> coords;
+  Shape shape;
+};
+AlongAxis along_axis(const Array& arr, const Array& indices, int axis, const char* op) {
+  if (!is_integer(indices.dtype())) throw IndexError(fmt::format("{}: `indices` must be an integer array", op));
+  if (indices.ndim() != arr.ndim()) {
     throw ValueError("`indices` and `arr` must have the same number of dimensions");
   }
-  const int ax = detail::normalize_axis(axis, a.ndim());
-  const std::int64_t n = a.shape()[ax];
+  const int ax = detail::normalize_axis(axis, arr.ndim());
+  const std::int64_t n = arr.shape()[ax];
   Array idx = as_i64(indices);
   check_bounds(idx, n, ax);
   idx = normalized(idx, n);
-  Shape lhs = a.shape();
+  Shape lhs = arr.shape();
   lhs[ax] = 1;
   Shape rhs = idx.shape();
   rhs[ax] = 1;
-  Shape out = detail::broadcast_shapes(lhs, rhs);
-  out[ax] = idx.shape()[ax];
-  std::vector<Array> coords(static_cast<std::size_t>(a.ndim()));
-  for (int d = 0; d < a.ndim(); ++d) {
+  AlongAxis r;
+  r.shape = detail::broadcast_shapes(lhs, rhs);
+  r.shape[ax] = idx.shape()[ax];
+  r.coords.resize(static_cast<std::size_t>(arr.ndim()));
+  for (int d = 0; d < arr.ndim(); ++d) {
     if (d == ax) {
-      coords[static_cast<std::size_t>(d)] = idx;
-    } else if (a.shape()[d] > 1) {
-      coords[static_cast<std::size_t>(d)] = coord(a.shape()[d], d, a.ndim());
+      r.coords[static_cast<std::size_t>(d)] = idx;
+    } else if (arr.shape()[d] > 1) {
+      r.coords[static_cast<std::size_t>(d)] = coord(arr.shape()[d], d, arr.ndim());
     }
   }
-  return gather_at(a, coords, out);
+  return r;
+}
+
+}  // namespace
+
+Array take_along_axis(const Array& a, const Array& indices, int axis) {
+  const AlongAxis p = along_axis(a, indices, axis, "take_along_axis");
+  return gather_at(a, p.coords, p.shape);
 }
 
 // --- writes ---
@@ -729,25 +745,13 @@ void put(Array& a, const Array& ind, const Array& v, TakeMode mode) {
 }
 
 void put_along_axis(Array& arr, const Array& indices, const Array& values, int axis) {
-  if (!is_integer(indices.dtype())) throw IndexError("put_along_axis: `indices` must be an integer array");
-  if (indices.ndim() != arr.ndim()) throw ValueError("`indices` and `arr` must have the same number of dimensions");
-  const int ax = detail::normalize_axis(axis, arr.ndim());
-  const std::int64_t n = arr.shape()[ax];
-  Array idx = as_i64(indices);
-  check_bounds(idx, n, ax);
-  idx = normalized(idx, n);
-  Shape lhs = arr.shape();
-  lhs[ax] = 1;
-  Shape rhs = idx.shape();
-  rhs[ax] = 1;
-  Shape out = detail::broadcast_shapes(lhs, rhs);
-  out[ax] = idx.shape()[ax];
+  const AlongAxis p = along_axis(arr, indices, axis, "put_along_axis");
   const Shape cs = contiguous_strides(arr.shape());
-  Array lin = idx * cs[ax];
+  Array lin = i64_scalar(0);
   for (int d = 0; d < arr.ndim(); ++d) {
-    if (d != ax && arr.shape()[d] > 1) lin = lin + coord(arr.shape()[d], d, arr.ndim()) * cs[d];
+    if (p.coords[static_cast<std::size_t>(d)].valid()) lin = lin + p.coords[static_cast<std::size_t>(d)] * cs[d];
   }
-  arr = detail::scatter_set(arr, as_i64(lin).broadcast_to(out), fit_value(values, out).broadcast_to(out));
+  arr = detail::scatter_set(arr, as_i64(lin).broadcast_to(p.shape), fit_value(values, p.shape).broadcast_to(p.shape));
 }
 
 Array compress(const Array& condition, const Array& a, std::optional<int> axis) {
