@@ -585,8 +585,8 @@ Array AtRef::apply(WriteOp op, const Array& v) const {
     if (const auto* a = std::get_if<IndexArray>(&e.value())) ints = ints || is_integer(Array(a->node).dtype());
   }
   if (ints && op != WriteOp::Set) {
-    throw IndexError(fmt::format("x.at(integer arrays).{}(v) accumulates duplicates (np.{}.at): not supported yet; "
-                                 "x[idx] {}= v (NumPy's: the last duplicate wins) is",
+    throw IndexError(fmt::format("x.at(integer arrays) with {} accumulates duplicates (np.{}.at): not supported yet "
+                                 "(NumPy's x[idx] = {}(x[idx], v), where the last duplicate wins, is)",
                                  ufunc_name(op), ufunc_name(op), ufunc_name(op)));
   }
   return detail::write(base_, index_, v, op);
