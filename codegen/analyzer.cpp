@@ -202,6 +202,14 @@ class Analyzer {
     return static_cast<int>(plan_.values.size()) - 1;
   }
 
+  // Where a leaf's elements are: its evaluated result's layout, a Buffer's, or C-contiguous (a
+  // call's output, a node another kernel of the plan computes).
+  static std::pair<Shape, std::int64_t> layout_of(const Node& n) {
+    if (auto r = n.realized()) return {r->strides, r->offset};
+    if (n.op == Op::Buffer) return {n.strides(), n.offset()};
+    return {contiguous_strides(n.shape), 0};
+  }
+
   int visit_leaf(const Node* n, const Form& f) {
     Leaf leaf;
     leaf.node = n;
@@ -210,15 +218,7 @@ class Analyzer {
     const bool has_buffer = n->realized() || n->op == Op::Buffer || n->op == Op::Call || !acts_as_leaf(*n);
     if (has_buffer) {
       leaf.kind = LeafKind::Buffer;
-      Shape strides = contiguous_strides(n->shape);
-      std::int64_t offset = 0;
-      if (auto r = n->realized()) {
-        strides = r->strides;
-        offset = r->offset;
-      } else if (n->op == Op::Buffer) {
-        strides = n->strides();
-        offset = n->offset();
-      }
+      const auto [strides, offset] = layout_of(*n);
       leaf.num_idx = 1;
       if (f.linear && is_c_contiguous(n->shape, strides)) {
         leaf.idx[0] = f.lin;
@@ -279,15 +279,7 @@ class Analyzer {
     leaf.kind = LeafKind::Gathered;
     leaf.node = src;
     leaf.dtype = src->dtype;
-    Shape strides = contiguous_strides(src->shape);
-    std::int64_t offset = 0;
-    if (auto r = src->realized()) {
-      strides = r->strides;
-      offset = r->offset;
-    } else if (src->op == Op::Buffer) {
-      strides = src->strides();
-      offset = src->offset();
-    }
+    const auto [strides, offset] = layout_of(*src);
     leaf.idx[0].c0 = offset;
     if (!is_c_contiguous(src->shape, strides)) {
       leaf.unravel = true;

@@ -265,6 +265,7 @@ class IndexRef : public Array {
   void write(WriteOp op, const Array& v) const;
   Array* target_;
   std::vector<Index> index_;
+  Shape target_shape_;  // the target's shape when the index was checked (by the read)
 };
 
 inline Index::Index(const Array& a) : v_(IndexArray{a.node()}) {}

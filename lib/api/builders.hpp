@@ -64,7 +64,8 @@ Array advanced_index(const Array& x, std::span<const Index> idx, bool check_boun
 Array scatter_set(const Array& x, const Array& pos, const Array& val);
 // x with the elements x[idx] selects combined with v (WriteOp::Set: replaced by v), cast to x's
 // dtype: a new array (lib/calls/indexing.cpp).
-Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp op);
+// checked: the index was checked against x's shape already (no second bounds check).
+Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp op, bool checked = false);
 
 Array unary(Op op, const Array& a);
 Array binary(Op op, const Array& a, const Array& b);

@@ -30,6 +30,13 @@ std::vector<Array> complex_sort_keys(const Array& z);
 // x's flattened elements gathered at idx (int64, every index in range): a barrier call.
 Array take_flat(const Array& x, const Array& idx);
 
+// A bool mask indexing x (NumPy's x[mask]): its shape checked against x's leading dims
+// (IndexError in NumPy's words); the dims it leaves, and its shape with a 1 for each of them.
+struct MaskDims {
+  Shape trailing, padded;
+};
+MaskDims mask_dims(const Array& x, const Array& mask);
+
 // The outputs of a call spec as arrays.
 std::vector<Array> make_call_arrays(std::shared_ptr<detail::CallSpec> spec);
 

@@ -21,6 +21,7 @@
 #include <loom/sorting.hpp>
 
 #include "api/builders.hpp"
+#include "calls/call_helpers.hpp"
 #include "graph/node.hpp"
 
 namespace loom {
@@ -490,22 +491,7 @@ Array packed_values(const Array& x, const Array& mask, const Array& v, const Sha
 // x with the elements a bool mask selects combined with v (a value for all of them: a 0-d or
 // size-1 array, or one row of the dims the mask leaves).
 Array write_mask(const Array& x, const Array& mask, const Array& v, WriteOp op) {
-  if (mask.ndim() > x.ndim()) {
-    throw IndexError(fmt::format("too many indices for array: array is {}-dimensional, but {} were indexed",
-                                 x.ndim(), mask.ndim()));
-  }
-  Shape trailing, mshape = mask.shape();
-  for (int d = 0; d < x.ndim(); ++d) {
-    if (d < mask.ndim() && mask.shape()[d] != x.shape()[d]) {
-      throw IndexError(fmt::format("boolean index did not match indexed array along axis {}; size of axis is {} "
-                                   "but size of corresponding boolean axis is {}",
-                                   d, x.shape()[d], mask.shape()[d]));
-    }
-    if (d >= mask.ndim()) {
-      trailing.push_back(x.shape()[d]);
-      mshape.push_back(1);
-    }
-  }
+  const auto [trailing, mshape] = calls::mask_dims(x, mask);
   Array val = v;
   if (v.size() != 1) {
     // One value for all (broadcast to the dims the mask leaves), or NumPy's packed form: v holds
@@ -529,7 +515,7 @@ Array write_mask(const Array& x, const Array& mask, const Array& v, WriteOp op) 
 
 namespace detail {
 
-Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp op) {
+Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp op, bool checked) {
   bool arrays = false;
   for (const Index& e : idx) arrays = arrays || std::holds_alternative<IndexArray>(e.value());
   if (!arrays) return write_basic(x, idx, v, op);
@@ -540,7 +526,7 @@ Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp 
   // Integer arrays: NumPy's x[idx] op= v is x[idx] = x[idx] op v, each position written once,
   // the last of duplicates winning (C order of the index).
   Array pos;
-  const Array cur = advanced_index(x, idx, true, &pos);
+  const Array cur = advanced_index(x, idx, !checked, &pos);
   Array vb;
   try {
     vb = fit_value(v, cur.shape()).broadcast_to(cur.shape());
@@ -604,9 +590,14 @@ AtRef Array::at(std::initializer_list<Index> index) const { return AtRef(*this, 
 AtRef Array::at(std::span<const Index> index) const { return AtRef(*this, std::vector<Index>(index.begin(), index.end())); }
 
 IndexRef::IndexRef(Array& target, std::vector<Index> index)
-    : Array(static_cast<const Array&>(target).index(index)), target_(&target), index_(std::move(index)) {}
+    : Array(static_cast<const Array&>(target).index(index)), target_(&target), index_(std::move(index)),
+      target_shape_(target.shape()) {}
 
-void IndexRef::write(WriteOp op, const Array& v) const { *target_ = detail::write(*target_, index_, v, op); }
+// The read above checked the index's bounds (a synchronization): not again while the target
+// keeps its shape.
+void IndexRef::write(WriteOp op, const Array& v) const {
+  *target_ = detail::write(*target_, index_, v, op, target_->shape() == target_shape_);
+}
 void IndexRef::operator=(const Array& v) && { write(WriteOp::Set, v); }
 void IndexRef::operator=(const IndexRef& v) && { write(WriteOp::Set, static_cast<const Array&>(v)); }
 void IndexRef::operator+=(const Array& v) && { write(WriteOp::Add, v); }

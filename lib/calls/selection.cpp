@@ -162,17 +162,12 @@ std::vector<Array> nonzero(const Array& a) {
 
 Array flatnonzero(const Array& a) { return nonzero(Array(detail::leaf_of(a, "flatnonzero")).ravel())[0]; }
 
-Array Array::operator[](const Array& mask) const& {
-  if (is_integer(mask.dtype())) return index(std::vector<Index>{Index(mask)});  // a gather
-  const Array x(detail::leaf_of(*this, "boolean index"));
-  const Array m(detail::leaf_of(mask, "boolean index"));
-  if (m.dtype() != DType::Bool) throw IndexError("arrays used as indices must be of integer (or boolean) type");
-  if (m.ndim() == 0) return x.expand_dims(0)[m.reshape({1})];  // NumPy: x[True] is x[newaxis]
+calls::MaskDims calls::mask_dims(const Array& x, const Array& m) {
   if (m.ndim() > x.ndim()) {
     throw IndexError(fmt::format("too many indices for array: array is {}-dimensional, but {} were indexed",
                                  x.ndim(), m.ndim()));
   }
-  Shape inner, mask_full = m.shape();
+  MaskDims r{{}, m.shape()};
   for (int d = 0; d < x.ndim(); ++d) {
     if (d < m.ndim() && m.shape()[d] != x.shape()[d]) {
       throw IndexError(fmt::format("boolean index did not match indexed array along axis {}; size of axis is {} "
@@ -180,10 +175,20 @@ Array Array::operator[](const Array& mask) const& {
                                    d, x.shape()[d], m.shape()[d]));
     }
     if (d >= m.ndim()) {
-      inner.push_back(x.shape()[d]);
-      mask_full.push_back(1);
+      r.trailing.push_back(x.shape()[d]);
+      r.padded.push_back(1);
     }
   }
+  return r;
+}
+
+Array Array::operator[](const Array& mask) const& {
+  if (is_integer(mask.dtype())) return index(std::vector<Index>{Index(mask)});  // a gather
+  const Array x(detail::leaf_of(*this, "boolean index"));
+  const Array m(detail::leaf_of(mask, "boolean index"));
+  if (m.dtype() != DType::Bool) throw IndexError("arrays used as indices must be of integer (or boolean) type");
+  if (m.ndim() == 0) return x.expand_dims(0)[m.reshape({1})];  // NumPy: x[True] is x[newaxis]
+  const auto [inner, mask_full] = calls::mask_dims(x, m);
   // The mask over every element of x (a broadcast view; the call makes it contiguous).
   const Array flags = m.reshape(mask_full).broadcast_to(x.shape());
   const DType dtype = x.dtype();

@@ -113,6 +113,10 @@ TEST_CASE("writes cast the value to the array's dtype; in-place ops follow same_
   s[dup] += 1;
   CHECK(s.to_host<float>() == std::vector<float>{0, 31, 0, 21, 41});
   CHECK_THROWS_MATCHES(s.at({dup}).add(1), loom::IndexError, WhatContains("not supported yet"));
+  CHECK_THROWS_MATCHES(s[loom::test::int_array({2}, {0, 9})] = 1, loom::IndexError,
+                       WhatContains("index 9 is out of bounds for axis 0 with size 5"));
+  CHECK_THROWS_MATCHES(s.at({loom::test::int_array({1}, {-6})}).set(1), loom::IndexError,
+                       WhatContains("index -6 is out of bounds for axis 0 with size 5"));
   CHECK_THROWS_MATCHES(s[dup] = loom::zeros({3}, DType::Float32), loom::ValueError,
                        WhatContains("shape mismatch: value array of shape (3,) could not be broadcast to indexing "
                                     "result of shape (4,)"));
