@@ -1,11 +1,14 @@
 // bench_indexing: the indexing figures on one GPU, with the copy ceiling of the same run:
 // a gather x[idx] (2^26 float32, 2^26 random int64 indices), a region write (4096^2 into 8192^2
 // float32), masked writes on 2^26 float32, and a heat step (5-point stencil + 4 boundary writes)
-// on 4096^2. bench/peers_indexing.py times CuPy and PyTorch on the same cases. Bytes are the
+// on 4096^2, and the accumulating scatters (add_at, bincount) of 2^26 values into 1024 and 2^20
+// positions, deterministic (the default) and with atomics. bench/peers_indexing.py times CuPy and PyTorch on the same cases. Bytes are the
 // least each case must move. Writes JSON to argv[1] (else $OUT/bench_indexing.json).
 
 #include <cstdio>
 #include <functional>
+
+#include <fmt/format.h>
 
 #include <loom/loom.hpp>
 
@@ -75,6 +78,27 @@ int main(int argc, char** argv) {
   };
   std::printf("heat step: %llu kernel(s)\n", static_cast<unsigned long long>(kernels(heat)));
   rep.bandwidth("heat step 4096^2 f32 (5-point stencil + 4 boundary writes)", loom::bench::time_ms(heat), 8.0 * h * h);
+  // Accumulating scatters: 2^26 float32 values at random positions (int64); the least is a read
+  // of each position and value (12 B; counts: 8 B).
+  const Array w = loom::random::uniform(-1.0, 1.0, {n}, DType::Float32).eval();
+  for (std::int64_t bins : {std::int64_t{1024}, std::int64_t{1} << 20}) {
+    const Array pos = loom::random::integers(0, bins, {n}).eval();
+    const Array zero = loom::zeros({bins}, DType::Float32).eval();
+    const std::string at = fmt::format(" of 2^26 into {} bins", bins);
+    for (auto how : {loom::Accumulate::Deterministic, loom::Accumulate::Atomic}) {
+      const char* tag = how == loom::Accumulate::Atomic ? "atomic" : "deterministic";
+      rep.bandwidth(fmt::format("add_at f32{} ({})", at, tag), loom::bench::time_ms([&] {
+                      Array y = zero;
+                      loom::add_at(y, pos, w, how);
+                      y.eval();
+                    }), 12.0 * n);
+      rep.bandwidth(fmt::format("bincount with f32 weights{} ({})", at, tag), loom::bench::time_ms([&] {
+                      loom::bincount(pos, w, 0, how).eval();
+                    }), 12.0 * n);
+    }
+    rep.bandwidth(fmt::format("bincount counts{} (exact atomics)", at),
+                  loom::bench::time_ms([&] { loom::bincount(pos).eval(); }), 8.0 * n);
+  }
   rep.write(argc, argv);
   return 0;
 }

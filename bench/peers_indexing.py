@@ -61,6 +61,15 @@ try:
         v[:, -1] = 0
     row("cupy heat step", median_ms(cp_heat, s))
     del x, idx, big, reg, u
+    import cupyx
+    w = cp.random.uniform(-1, 1, n, dtype=cp.float32)
+    for bins in (1024, 1 << 20):
+        pos = cp.random.randint(0, bins, n, dtype=cp.int64)
+        y = cp.zeros(bins, cp.float32)
+        row("cupyx.scatter_add f32 of 2^26 into %d bins" % bins, median_ms(lambda: cupyx.scatter_add(y, pos, w), s))
+        row("cupy.bincount weights f32 of 2^26 into %d bins" % bins, median_ms(lambda: cp.bincount(pos, weights=w), s))
+        row("cupy.bincount counts of 2^26 into %d bins" % bins, median_ms(lambda: cp.bincount(pos), s))
+    del w, pos, y
     cp.get_default_memory_pool().free_all_blocks()
 except Exception as e:  # noqa: BLE001
     print("cupy: %s" % e)
@@ -94,6 +103,22 @@ try:
         v[:, 0] = 0
         v[:, -1] = 0
     row("torch heat step", median_ms(t_heat, s))
+    w = torch.rand(n, device="cuda") * 2 - 1
+    for bins in (1024, 1 << 20):
+        pos = torch.randint(0, bins, (n,), device="cuda", dtype=torch.int64)
+        y = torch.zeros(bins, device="cuda")
+        row("torch index_add_ f32 of 2^26 into %d bins" % bins, median_ms(lambda: y.index_add_(0, pos, w), s))
+        row("torch.bincount weights f32 of 2^26 into %d bins" % bins,
+            median_ms(lambda: torch.bincount(pos, weights=w, minlength=bins), s))
+        row("torch.bincount counts of 2^26 into %d bins" % bins, median_ms(lambda: torch.bincount(pos), s))
+        try:
+            torch.use_deterministic_algorithms(True)
+            row("torch index_add_ deterministic of 2^26 into %d bins" % bins,
+                median_ms(lambda: y.index_add_(0, pos, w), s))
+        except Exception as e:  # noqa: BLE001
+            print("torch deterministic index_add_: %s" % e)
+        finally:
+            torch.use_deterministic_algorithms(False)
 except Exception as e:  # noqa: BLE001
     print("torch: %s" % e)
 

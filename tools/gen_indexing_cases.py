@@ -4,6 +4,11 @@ Each line is one case on x = np.arange(size).reshape(shape) (int64):
   read  <shape> <index> -> <result shape> <values>          x[index]
   write <shape> <index> <op> <value> -> <values>            x[index] = v / x[index] op= v
   error <shape> <index> -> <exception>|<message>            what x[index] raises
+  at    <shape> <index> <ufunc> <value> -> <values>         np.<ufunc>.at(x, index, v)
+  aterror <shape> <index> <ufunc> <value> -> <exception>|<message>
+  bincount <x> <weights> <minlength> -> <dtype> <values>    np.bincount (x, weights: values;
+                                                            weights '-': none)
+  bincounterror <x> <weights> <minlength> -> <exception>|<message>
 An index is entries joined by ';': i<int>, s<start>,<stop>,<step> (empty: None), n (newaxis),
 e (ellipsis), a<shape>:<values> (int64 array), m<shape>:<values> (bool mask, 0/1). A shape is
 extents joined by 'x' ('' for 0-d). A value is <shape>:<values> (int64). Values are
@@ -85,6 +90,59 @@ def random_index(shape):
 
 def has_array(idx):
     return any(isinstance(e, np.ndarray) for e in idx)
+
+
+def ufunc_at_cases(cases):
+    """np.<ufunc>.at (every duplicate counts) and np.bincount; a generator of their own, so the
+    cases above stay as they were."""
+    r = random.Random(15)
+    lines = []
+    ufuncs = {"add": np.add, "subtract": np.subtract, "multiply": np.multiply, "minimum": np.minimum,
+              "maximum": np.maximum}
+    dup = [((7,), (np.array([3, -1, 0, 3, 3, 6]),)), ((4, 5), (np.array([0, 0, 3]), np.array([1, 1, -1]))),
+           ((4, 5), (np.array([[1, 1], [1, 2]]), slice(1, 4))), ((4, 5), (slice(None), np.array([2, 2, 2]))),
+           ((3, 4, 5), (np.array([0, 2, 0]), slice(None), np.array([1, 4, 1]))),
+           ((4, 5), (np.array([], dtype=np.int64),)), ((4, 5), (1, slice(0, 3))), ((7,), (np.array(2),))]
+    picked = dup + [c for c in cases if has_array(c[1]) and not any(
+        isinstance(e, np.ndarray) and e.dtype == bool for e in c[1])][:40]
+    for shape, idx in picked:
+        x0 = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)
+        try:
+            region = x0[idx].shape
+        except Exception:  # noqa: BLE001
+            continue
+        for name, f in ufuncs.items():
+            for vshape in [(), region[-1:] if region else (), region]:
+                v = np.array([r.randrange(-5, 6) for _ in range(int(np.prod(vshape)))], dtype=np.int64).reshape(vshape)
+                x = x0.copy()
+                f.at(x, idx, v)
+                lines.append("at %s %s %s %s:%s -> %s" % (fmt_shape(shape), fmt_index(idx), name,
+                                                          fmt_shape(v.shape), fmt_vals(v), fmt_vals(x)))
+    for shape, idx, v in [((7,), (np.array([0, 1]),), np.zeros(3, dtype=np.int64)),
+                          ((7,), (np.array([7]),), np.zeros((), dtype=np.int64)),
+                          ((4, 5), (np.array([0]), np.array([0, 1, 2])), np.zeros((), dtype=np.int64))]:
+        x = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)
+        try:
+            np.add.at(x, idx, v)
+        except Exception as e:  # noqa: BLE001
+            lines.append("aterror %s %s add %s:%s -> %s|%s" % (fmt_shape(shape), fmt_index(idx), fmt_shape(v.shape),
+                                                               fmt_vals(v), type(e).__name__, str(e)))
+    def fmt_w(w):
+        return "-" if w is None else fmt_vals(w)
+    for n, hi, minlength, weighted in [(20, 5, 0, False), (20, 5, 9, True), (1, 1, 0, True), (0, 1, 3, False),
+                                       (0, 1, 0, True), (50, 30, 4, False), (33, 2, 2, True)]:
+        xs = np.array([r.randrange(0, hi) for _ in range(n)], dtype=np.int64)
+        w = np.array([r.randrange(-4, 5) for _ in range(n)], dtype=np.int64) if weighted else None
+        b = np.bincount(xs, None if w is None else w.astype(np.float64), minlength=minlength)
+        lines.append("bincount %s %s %d -> %s %s" % (fmt_vals(xs), fmt_w(w), minlength, b.dtype, fmt_vals(b)))
+    for xs, w, minlength in [([1, -1, 2], None, 0), ([1, 2], [1, 2, 3], 0), ([1, 2], None, -1)]:
+        try:
+            np.bincount(np.array(xs, dtype=np.int64), None if w is None else np.array(w, dtype=np.float64),
+                        minlength=minlength)
+        except Exception as e:  # noqa: BLE001
+            lines.append("bincounterror %s %s %d -> %s|%s" % (",".join(map(str, xs)), "-" if w is None else
+                                                              ",".join(map(str, w)), minlength, type(e).__name__, str(e)))
+    return lines
 
 
 def main():
@@ -186,6 +244,7 @@ def main():
             x[idx]
         except Exception as e:  # noqa: BLE001
             lines.append("error %s %s -> %s|%s" % (fmt_shape(shape), fmt_index(idx), type(e).__name__, str(e)))
+    lines += ufunc_at_cases(cases)
     print("# NumPy %s: x = arange(size).reshape(shape), int64 (tools/gen_indexing_cases.py)" % np.__version__)
     print("\n".join(lines))
 

@@ -219,6 +219,15 @@ class Array {
 enum class WriteOp { Set, Add, Subtract, Multiply, Divide, FloorDivide, Remainder, Power, Min, Max,
                      BitAnd, BitOr, BitXor, LeftShift, RightShift };
 
+// How the ufunc.at family, x.at(int arrays).add(...) and bincount combine duplicate positions.
+// Deterministic (the default): the same bits every run. Integers and bools accumulate with
+// atomics, exact in any order; floating point and complex values are sorted by position (a
+// stable radix sort) and each position's values reduced in a fixed order (NumPy adds them one by
+// one in index order: float sums can differ from NumPy's in the last bits, never from run to run).
+// Atomic: floating point with atomics too, faster, order-dependent in the last bits (complex
+// products, minima and maxima stay sorted).
+enum class Accumulate { Deterministic, Atomic };
+
 // x.at(index): the functional writes. Each returns the new array: x with the indexed elements
 // set to (or combined with) v, broadcast to the indexed shape and cast to x's dtype (set: any
 // cast, as NumPy's setitem; the others: NumPy's same_kind rule). get() is x[index].
@@ -227,14 +236,17 @@ class AtRef {
   AtRef(Array base, std::vector<Index> index) : base_(std::move(base)), index_(std::move(index)) {}
   Array get() const;
   Array set(const Array& v) const;
-  Array add(const Array& v) const;
-  Array subtract(const Array& v) const;
-  Array multiply(const Array& v) const;
-  Array divide(const Array& v) const;
+  // With integer arrays in the index, these combine every duplicate (JAX's semantics, NumPy's
+  // np.add.at), deterministically unless `how` says Atomic. power with integer arrays raises
+  // IndexError (applying every duplicate in turn is no reduction).
+  Array add(const Array& v, Accumulate how = Accumulate::Deterministic) const;
+  Array subtract(const Array& v, Accumulate how = Accumulate::Deterministic) const;
+  Array multiply(const Array& v, Accumulate how = Accumulate::Deterministic) const;
+  Array divide(const Array& v, Accumulate how = Accumulate::Deterministic) const;
   Array power(const Array& v) const;
-  Array min(const Array& v) const;
-  Array max(const Array& v) const;
-  Array apply(WriteOp op, const Array& v) const;
+  Array min(const Array& v, Accumulate how = Accumulate::Deterministic) const;
+  Array max(const Array& v, Accumulate how = Accumulate::Deterministic) const;
+  Array apply(WriteOp op, const Array& v, Accumulate how = Accumulate::Deterministic) const;
 
  private:
   Array base_;

@@ -2,7 +2,9 @@
 // Indexing functions beyond x[...] (array.hpp): NumPy's take and take_along_axis, lazy gathers
 // that fuse with what computes their indices and with what reads their result.
 
+#include <initializer_list>
 #include <optional>
+#include <span>
 
 #include <loom/array.hpp>
 
@@ -45,5 +47,30 @@ Array compress(const Array& condition, const Array& a, std::optional<int> axis =
 Array extract(const Array& condition, const Array& a);
 // np.argwhere (EAGER): the indices of the nonzero elements, shape (count, a.ndim()).
 Array argwhere(const Array& a);
+
+// np.add.at(a, index, b) and its siblings: a[index] op= b for every element of the index,
+// duplicates included (np.add.at, JAX's x.at[index].add), where a[index] op= b keeps the last
+// duplicate's result. b broadcasts to a[index]'s shape; the result is cast back to a's dtype
+// under NumPy's same_kind rule. a is rebound to the new value. `how`: Accumulate (array.hpp). An index of braces is a tuple
+// (a.at({i, j})); a list of positions is an integer array.
+#define LOOM_DECLARE_UFUNC_AT(fname)                                                                       \
+  void fname(Array& a, const Index& index, const Array& b, Accumulate how = Accumulate::Deterministic);    \
+  void fname(Array& a, std::initializer_list<Index> index, const Array& b,                                \
+             Accumulate how = Accumulate::Deterministic);                                                 \
+  void fname(Array& a, std::span<const Index> index, const Array& b, Accumulate how = Accumulate::Deterministic);
+LOOM_DECLARE_UFUNC_AT(add_at)
+LOOM_DECLARE_UFUNC_AT(subtract_at)
+LOOM_DECLARE_UFUNC_AT(multiply_at)
+LOOM_DECLARE_UFUNC_AT(divide_at)
+LOOM_DECLARE_UFUNC_AT(minimum_at)
+LOOM_DECLARE_UFUNC_AT(maximum_at)
+#undef LOOM_DECLARE_UFUNC_AT
+
+// np.bincount: the number of occurrences of each value of x (1-D, non-negative integers), or
+// the sum of the weights at them (float64), of length max(max(x) + 1, minlength). EAGER as far
+// as its size: x's largest and smallest values are read (one synchronization); the counting
+// itself is a lazy call.
+Array bincount(const Array& x, const std::optional<Array>& weights = std::nullopt, std::int64_t minlength = 0,
+               Accumulate how = Accumulate::Deterministic);
 
 }  // namespace loom

@@ -66,6 +66,11 @@ Array scatter_set(const Array& x, const Array& pos, const Array& val);
 // dtype: a new array (lib/calls/indexing.cpp).
 // checked: the index was checked against x's shape already (no second bounds check).
 Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp op, bool checked = false);
+// x with v combined into the elements x[idx] selects, every duplicate of an integer-array index
+// included (np.add.at; lib/calls/scatter.cpp). Without integer arrays: write(x, idx, v, op).
+// ufunc_at: NumPy's ufunc.at casting (x.at() keeps NumPy's in-place same_kind rule).
+Array accumulate(const Array& x, std::span<const Index> idx, const Array& v, WriteOp op, Accumulate how,
+                 bool ufunc_at = false);
 
 Array unary(Op op, const Array& a);
 Array binary(Op op, const Array& a, const Array& b);

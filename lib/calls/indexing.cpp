@@ -22,6 +22,7 @@
 
 #include "api/builders.hpp"
 #include "calls/call_helpers.hpp"
+#include "calls/write_helpers.hpp"
 #include "graph/node.hpp"
 
 namespace loom {
@@ -314,7 +315,7 @@ Array take_along_axis(const Array& a, const Array& indices, int axis) {
 
 // --- writes ---
 
-namespace {
+namespace calls {
 
 const char* ufunc_name(WriteOp op) {
   switch (op) {
@@ -396,6 +397,21 @@ Array fit_value(const Array& v, const Shape& shape) {
   return trimmed == v.shape() ? v : v.reshape(trimmed);
 }
 
+void check_same_kind(WriteOp op, DType result, DType target) {
+  if (!same_kind(result, target)) {
+    throw DTypeError(fmt::format("Cannot cast ufunc '{}' output from dtype('{}') to dtype('{}') with casting rule 'same_kind'",
+                                 ufunc_name(op), name(result), name(target)));
+  }
+}
+
+}  // namespace calls
+
+namespace {
+
+using calls::combine;
+using calls::fit_value;
+using calls::ufunc_name;
+
 // x with its elements in the region of a basic index combined with v.
 Array write_basic(const Array& x, std::span<const Index> idx, const Array& v_in, WriteOp op) {
   const detail::BasicIndex b = detail::basic_index(x.shape(), idx);
@@ -472,7 +488,7 @@ Array packed_values(const Array& x, const Array& mask, const Array& v, const Sha
                                    "output values where the mask is true",
                                    v.size(), count));
     }
-    broadcast_error(v.shape(), want);
+    calls::broadcast_error(v.shape(), want);
   }
   if (count == 0) return x;  // nothing is written
   const int lead = mask.ndim();
@@ -563,28 +579,20 @@ Array scatter_set(const Array& x, const Array& pos, const Array& val) {
 // --- the handles ---
 
 Array AtRef::get() const { return base_.index(index_); }
-Array AtRef::apply(WriteOp op, const Array& v) const {
-  // JAX's x.at[idx].add(v) adds every duplicate (np.add.at); NumPy's x[idx] += v keeps the last.
-  // The accumulating form needs a segmented reduction: not there yet.
-  bool ints = false;
-  for (const Index& e : index_) {
-    if (const auto* a = std::get_if<IndexArray>(&e.value())) ints = ints || is_integer(Array(a->node).dtype());
-  }
-  if (ints && op != WriteOp::Set) {
-    throw IndexError(fmt::format("x.at(integer arrays) with {} accumulates duplicates (np.{}.at): not supported yet "
-                                 "(NumPy's x[idx] = {}(x[idx], v), where the last duplicate wins, is)",
-                                 ufunc_name(op), ufunc_name(op), ufunc_name(op)));
-  }
-  return detail::write(base_, index_, v, op);
+Array AtRef::apply(WriteOp op, const Array& v, Accumulate how) const {
+  // JAX's x.at[idx].add(v) combines every duplicate (np.add.at); NumPy's x[idx] += v keeps the
+  // last one's result.
+  if (op == WriteOp::Set) return detail::write(base_, index_, v, op);
+  return detail::accumulate(base_, index_, v, op, how);
 }
 Array AtRef::set(const Array& v) const { return apply(WriteOp::Set, v); }
-Array AtRef::add(const Array& v) const { return apply(WriteOp::Add, v); }
-Array AtRef::subtract(const Array& v) const { return apply(WriteOp::Subtract, v); }
-Array AtRef::multiply(const Array& v) const { return apply(WriteOp::Multiply, v); }
-Array AtRef::divide(const Array& v) const { return apply(WriteOp::Divide, v); }
+Array AtRef::add(const Array& v, Accumulate how) const { return apply(WriteOp::Add, v, how); }
+Array AtRef::subtract(const Array& v, Accumulate how) const { return apply(WriteOp::Subtract, v, how); }
+Array AtRef::multiply(const Array& v, Accumulate how) const { return apply(WriteOp::Multiply, v, how); }
+Array AtRef::divide(const Array& v, Accumulate how) const { return apply(WriteOp::Divide, v, how); }
 Array AtRef::power(const Array& v) const { return apply(WriteOp::Power, v); }
-Array AtRef::min(const Array& v) const { return apply(WriteOp::Min, v); }
-Array AtRef::max(const Array& v) const { return apply(WriteOp::Max, v); }
+Array AtRef::min(const Array& v, Accumulate how) const { return apply(WriteOp::Min, v, how); }
+Array AtRef::max(const Array& v, Accumulate how) const { return apply(WriteOp::Max, v, how); }
 
 AtRef Array::at(std::initializer_list<Index> index) const { return AtRef(*this, std::vector<Index>(index)); }
 AtRef Array::at(std::span<const Index> index) const { return AtRef(*this, std::vector<Index>(index.begin(), index.end())); }
@@ -620,10 +628,7 @@ Array& update(Array& x, WriteOp op, const Array& v) {
     throw ValueError(fmt::format("non-broadcastable output operand with shape {} doesn't match the broadcast shape {}",
                                  detail::compact(x.shape()), detail::compact(y.shape())));
   }
-  if (!same_kind(y.dtype(), x.dtype())) {
-    throw DTypeError(fmt::format("Cannot cast ufunc '{}' output from dtype('{}') to dtype('{}') with casting rule 'same_kind'",
-                                 ufunc_name(op), name(y.dtype()), name(x.dtype())));
-  }
+  calls::check_same_kind(op, y.dtype(), x.dtype());
   x = y.dtype() == x.dtype() ? y : astype(y, x.dtype());
   return x;
 }
@@ -683,7 +688,7 @@ void place(Array& a, const Array& mask, const Array& values) {
 }
 
 void copyto(Array& dst, const Array& src, const Array& where_mask) {
-  if (!same_kind(src.dtype(), dst.dtype())) {
+  if (!calls::same_kind(src.dtype(), dst.dtype())) {
     throw DTypeError(fmt::format("Cannot cast array data from dtype('{}') to dtype('{}') according to the rule 'same_kind'",
                                  name(src.dtype()), name(dst.dtype())));
   }

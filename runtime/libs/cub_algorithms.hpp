@@ -83,6 +83,28 @@ enum class ScanOp { Sum, Prod };
 void inclusive_scan(DType dtype, ScanOp op, const void* in, void* out, std::int64_t rows,
                     std::int64_t length, cudaStream_t stream, const Workspace& ws);
 
+// np.add.at's accumulation: agg[b] = the reduction by `op` of values[i] over the i < m with
+// pos[i] == b (in increasing i), or op's identity where there is none (0, -0.0, 1, the largest or
+// the smallest value); hit[b] (when not null): some pos[i] == b. `dtype` is one of
+// Int64, UInt64, Bool (Sum is logical or, Prod logical and), Float32, Float64, Complex64,
+// Complex128 (Min and Max in NumPy's complex order). pos holds m positions in [0, n): uint32
+// when pos32, else int64. values null: every value is 1 (np.bincount without weights).
+//
+// Integers and bools accumulate with atomics, whose result is exact in any order. Floating point
+// does too when `atomic` (fast, order-dependent in the last bits); otherwise (the default) the
+// values are sorted by position with a stable radix sort (cub::DeviceRadixSort::SortPairs, on
+// the position's bits only) and each position's run is reduced in a fixed order (by a warp,
+// or by cub::DeviceSegmentedReduce for long runs): the same bits every run. Complex products, minima and maxima
+// always take the sorted path.
+enum class ScatterOp { Sum, Prod, Min, Max };
+void scatter_reduce(DType dtype, ScatterOp op, const void* pos, bool pos32, const void* values, std::int64_t m,
+                    void* agg, bool* hit, std::int64_t n, bool atomic, cudaStream_t stream, const Workspace& ws);
+// Runs this long on average (m / n) or longer are reduced a block per run (cub::
+// DeviceSegmentedReduce), shorter ones a warp per run.
+inline constexpr std::int64_t kScatterBlockRun = 2048;
+// Whether scatter_reduce uses atomics for these arguments (for explain()).
+bool scatter_uses_atomics(DType dtype, ScatterOp op, bool atomic);
+
 // cub::DeviceSelect::Flagged: the elements (itemsize bytes each) of `in` whose flag is nonzero,
 // in order, into out (sized for them by the caller, who counted the flags).
 void select_flagged(std::size_t itemsize, const void* in, const bool* flags, std::int64_t n, void* out,

@@ -18,14 +18,34 @@ TEST_CASE("indexing reads and writes give NumPy's values on the GPU", "[gpu][ind
   loom::exec::set_poison_outputs(true);
   int n = 0;
   for (const auto& c : loom::test::indexing_cases("tests/unit/api/indexing_cases.txt")) {
-    if (c.kind == "error") continue;
+    if (c.kind.ends_with("error")) continue;
     INFO(c.line);
+    if (c.kind == "bincount") {
+      for (auto how : {loom::Accumulate::Deterministic, loom::Accumulate::Atomic}) {
+        CHECK(loom::test::apply_bincount(c, how).astype(DType::Int64).to_host<std::int64_t>() == c.want);
+      }
+      ++n;
+      continue;
+    }
     const Array x = loom::test::arange_of(c.shape).eval();
-    const Array r = c.kind == "read" ? x.index(c.index) : loom::test::apply_write(c, x);
+    const Array r = c.kind == "read" ? x.index(c.index)
+                    : c.kind == "at" ? loom::test::apply_at(c, x)
+                                     : loom::test::apply_write(c, x);
     CHECK(r.to_host<std::int64_t>() == c.want);
+    if (c.kind == "at") {  // as float64, sorted and with atomics (the int64 values are exact)
+      const loom::test::IndexingCase cf = [&] {
+        auto d = c;
+        d.value = d.value.astype(DType::Float64);
+        return d;
+      }();
+      for (auto how : {loom::Accumulate::Deterministic, loom::Accumulate::Atomic}) {
+        CHECK(loom::test::apply_at(cf, x.astype(DType::Float64), how).astype(DType::Int64).to_host<std::int64_t>() ==
+              c.want);
+      }
+    }
     ++n;
   }
-  CHECK(n > 900);
+  CHECK(n > 1600);
 }
 
 TEST_CASE("gathers of every dtype and layout match the reference", "[gpu][indexing]") {
@@ -67,4 +87,102 @@ TEST_CASE("writes of every dtype match the reference, a chain of them in one ker
     CHECK(loom::test::check_gpu(x) == "");
     CHECK(loom::cache_stats().launches <= 2);  // the mask's compare reads x[3,3]; the writes are one kernel
   }
+}
+
+namespace {
+
+// np.<op>.at on random data, every duplicate counted: the GPU against the reference (which goes
+// through the positions in order, as NumPy); sums in another order differ in the last bits.
+std::string check_at(const char* op, Array x, const std::vector<loom::Index>& idx, const Array& v,
+                     loom::Accumulate how) {
+  const std::string o = op;
+  const std::span<const loom::Index> s(idx);
+  if (o == "add") loom::add_at(x, s, v, how);
+  else if (o == "subtract") loom::subtract_at(x, s, v, how);
+  else if (o == "multiply") loom::multiply_at(x, s, v, how);
+  else if (o == "divide") loom::divide_at(x, s, v, how);
+  else if (o == "minimum") loom::minimum_at(x, s, v, how);
+  else loom::maximum_at(x, s, v, how);
+  const double tol = 20 * loom::test::tolerance(x.dtype());
+  return loom::test::check_gpu(x, tol, tol);
+}
+
+}  // namespace
+
+TEST_CASE("ufunc.at of every dtype and op matches the reference, sorted and with atomics", "[gpu][indexing]") {
+  std::mt19937_64 rng(143);
+  for (DType t : loom::test::all_dtypes()) {
+    const Array x = loom::test::random_array(t, {2000}, rng).eval();
+    const Array x2 = loom::test::random_array(t, {300, 7}, rng).eval();
+    const Array i = loom::test::random_array(DType::Int64, {30000}, rng, loom::test::Range::Any);
+    const Array pos = (i % 2000).eval();                  // negative ones too, ~15 per position
+    const Array rows = (loom::abs(i[loom::Slice(0, 3000)]) % 300).eval();
+    const Array v = loom::test::random_array(t, {30000}, rng).eval();
+    const Array vu = loom::test::random_array(t, {30000}, rng, loom::test::Range::Unit).eval();
+    const Array v2 = loom::test::random_array(t, {3000, 7}, rng).eval();
+    const Array vp = loom::test::random_array(t, {30000}, rng, loom::test::Range::Positive).eval();
+    const Array few = (loom::abs(pos) % 8).eval();  // ~3750 values per position: a block per run
+    for (const char* op : {"add", "subtract", "multiply", "divide", "minimum", "maximum"}) {
+      const std::string o = op;
+      if (loom::is_bool(t) && (o == "subtract" || o == "divide")) continue;  // NumPy's TypeErrors
+      if (!loom::is_inexact(t) && o == "divide") continue;                   // float64 into ints
+      for (auto how : {loom::Accumulate::Deterministic, loom::Accumulate::Atomic}) {
+        INFO(loom::name(t) << " " << op << (how == loom::Accumulate::Atomic ? " atomic" : ""));
+        const Array& val = o == "multiply" || o == "divide" ? vu : v;
+        CHECK(check_at(op, x, {pos}, val, how) == "");
+        CHECK(check_at(op, x2, {rows, loom::all}, v2, how) == "");               // rows of values
+        CHECK(check_at(op, x2, {rows, 3}, val[loom::Slice(0, 3000)], how) == "");
+        CHECK(check_at(op, x[loom::Slice(0, 8)], {few}, o == "multiply" || o == "divide" ? vu : vp, how) == "");
+      }
+    }
+  }
+}
+
+TEST_CASE("ufunc.at and bincount are deterministic by default, at 1024 and 2^20 positions", "[gpu][indexing]") {
+  std::mt19937_64 rng(144);
+  const std::int64_t m = std::int64_t{1} << 22;
+  const Array i = loom::test::random_array(DType::Int64, {m}, rng, loom::test::Range::Any).eval();
+  const Array w = loom::test::random_array(DType::Float32, {m}, rng).eval();
+  for (std::int64_t bins : {std::int64_t{1024}, std::int64_t{1} << 20}) {
+    INFO(bins);
+    const Array pos = (loom::abs(i) % bins).eval();
+    const Array x0 = loom::zeros({bins}, DType::Float32).eval();
+    std::vector<std::byte> first, first_bins;
+    for (int run = 0; run < 10; ++run) {
+      Array x = x0;
+      loom::add_at(x, pos, w);
+      const Array b = loom::bincount(pos, w.astype(DType::Float64));
+      const std::vector<float> xs = x.to_host<float>();
+      const std::vector<double> bs = b.to_host<double>();
+      const std::vector<std::byte> xb(reinterpret_cast<const std::byte*>(xs.data()),
+                                      reinterpret_cast<const std::byte*>(xs.data() + xs.size()));
+      const std::vector<std::byte> bb(reinterpret_cast<const std::byte*>(bs.data()),
+                                      reinterpret_cast<const std::byte*>(bs.data() + bs.size()));
+      if (run == 0) {
+        first = xb;
+        first_bins = bb;
+        Array xr = x0;
+        loom::add_at(xr, pos, w);
+        CHECK(loom::test::check_gpu(xr, 1e-3, 5e-3) == "");  // and right (the reference sums 4096 values in order)
+      } else {
+        CHECK(xb == first);
+        CHECK(bb == first_bins);
+      }
+    }
+    // Counts (integers: atomics, exact) and the atomic float path against the reference.
+    CHECK(loom::test::check_gpu(loom::bincount(pos)) == "");
+    Array xa = x0;
+    loom::add_at(xa, pos, w, loom::Accumulate::Atomic);
+    CHECK(loom::test::check_gpu(xa, 1e-3, 5e-3) == "");
+  }
+}
+
+TEST_CASE("x.at(int array).add accumulates duplicates and fuses with what follows", "[gpu][indexing]") {
+  std::mt19937_64 rng(145);
+  const Array x = loom::test::random_array(DType::Float32, {500, 40}, rng).eval();
+  const Array idx = (loom::abs(loom::test::random_array(DType::Int64, {900}, rng)) % 500).eval();
+  const Array v = loom::test::random_array(DType::Float32, {900, 40}, rng).eval();
+  const Array y = loom::exp(x.at({idx}).add(v) * 0.1f);
+  CHECK(loom::test::check_gpu(y, 1e-4, 1e-4) == "");
+  CHECK(loom::test::check_gpu(loom::sum(x.at({idx}).max(v), 1), 1e-4, 1e-4) == "");
 }

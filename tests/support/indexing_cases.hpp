@@ -4,6 +4,7 @@
 // GPU tests (which read the file relative to the repository root, their working directory).
 
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -13,7 +14,7 @@
 namespace loom::test {
 
 struct IndexingCase {
-  std::string kind;  // read, write, error
+  std::string kind;  // read, write, error, at, aterror, bincount, bincounterror
   std::string line;
   Shape shape;
   std::vector<Index> index;
@@ -22,6 +23,11 @@ struct IndexingCase {
   Shape out_shape; // read
   std::vector<std::int64_t> want;
   std::string error_type, error_message;
+  // bincount: x, the weights (none: "-"), minlength and the result's dtype
+  std::vector<std::int64_t> bins_x;
+  std::optional<std::vector<std::int64_t>> weights;
+  std::int64_t minlength = 0;
+  std::string dtype;
 };
 
 inline std::vector<std::string> split(const std::string& s, char sep) {
@@ -106,19 +112,37 @@ inline std::vector<IndexingCase> indexing_cases(const std::string& path) {
     c.line = line;
     const auto words = split(line, ' ');
     c.kind = words[0];
+    if (c.kind.starts_with("bincount")) {
+      c.bins_x = parse_values(words[1]);
+      if (words[2] != "-") c.weights = parse_values(words[2]);
+      c.minlength = std::stoll(words[3]);
+      if (c.kind == "bincount") {
+        c.dtype = words[5];
+        c.want = parse_values(words.size() > 6 ? words[6] : "");
+      }
+    }
+    if (c.kind == "bincount") {
+      out.push_back(std::move(c));
+      continue;
+    }
+    if (c.kind.ends_with("error")) {
+      const std::string rest = line.substr(line.find("-> ") + 3);
+      c.error_type = rest.substr(0, rest.find('|'));
+      c.error_message = rest.substr(rest.find('|') + 1);
+    }
+    if (c.kind == "bincounterror") {
+      out.push_back(std::move(c));
+      continue;
+    }
     c.shape = parse_shape(words[1]);
     c.index = parse_index(words[2]);
     if (c.kind == "read") {
       c.out_shape = parse_shape(words[4]);
       c.want = parse_values(words.size() > 5 ? words[5] : "");
-    } else if (c.kind == "write") {
+    } else if (c.kind == "write" || c.kind == "at" || c.kind == "aterror") {
       c.op = words[3];
       c.value = parse_array(words[4], false);
-      c.want = parse_values(words[6]);
-    } else {
-      const std::string rest = line.substr(line.find("-> ") + 3);
-      c.error_type = rest.substr(0, rest.find('|'));
-      c.error_message = rest.substr(rest.find('|') + 1);
+      if (c.kind != "aterror") c.want = parse_values(words[6]);
     }
     out.push_back(std::move(c));
   }
@@ -149,6 +173,40 @@ inline Array apply_write(const IndexingCase& c, Array x) {
   if (c.op == "min") return x.at(c.index).min(c.value);
   if (c.op == "max") return x.at(c.index).max(c.value);
   throw std::runtime_error("bad op " + c.op);
+}
+
+// np.<op>.at(x, index, value): the loom function of that name (Accumulate how).
+inline Array apply_at(const IndexingCase& c, Array x, Accumulate how = Accumulate::Deterministic) {
+  const std::span<const Index> idx(c.index);
+  if (c.op == "add") add_at(x, idx, c.value, how);
+  else if (c.op == "subtract") subtract_at(x, idx, c.value, how);
+  else if (c.op == "multiply") multiply_at(x, idx, c.value, how);
+  else if (c.op == "minimum") minimum_at(x, idx, c.value, how);
+  else if (c.op == "maximum") maximum_at(x, idx, c.value, how);
+  else throw std::runtime_error("bad ufunc " + c.op);
+  return x;
+}
+
+// np.bincount of a bincount case.
+inline Array apply_bincount(const IndexingCase& c, Accumulate how = Accumulate::Deterministic) {
+  const Array x = int_array({static_cast<std::int64_t>(c.bins_x.size())}, c.bins_x);
+  std::optional<Array> w;
+  if (c.weights) w = int_array({static_cast<std::int64_t>(c.weights->size())}, *c.weights).astype(DType::Float64);
+  return bincount(x, w, c.minlength, how);
+}
+
+// "<NumPy's exception name>|<message>" of what f throws, "no error" when it returns.
+template <class F> std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const IndexError& e) {
+    return std::string("IndexError|") + e.what();
+  } catch (const ValueError& e) {
+    return std::string("ValueError|") + e.what();
+  } catch (const DTypeError& e) {
+    return std::string("TypeError|") + e.what();
+  }
+  return "no error";
 }
 
 inline Array arange_of(const Shape& shape) {

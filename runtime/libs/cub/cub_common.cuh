@@ -42,6 +42,14 @@ template <class F> void cub_call(const char* name, const Workspace& ws, F&& f, c
 }
 #define LOOM_CUB(name, ws, f) ::loom::algo::detail::cub_call(name, ws, f, __FILE__, __LINE__)
 
+// Complex elements as CUB moves and combines them (std::complex's layout).
+struct alignas(8) C64 {
+  float re, im;
+};
+struct alignas(16) C128 {
+  double re, im;
+};
+
 template <int Bytes> struct UnsignedOf;
 template <> struct UnsignedOf<1> { using type = std::uint8_t; };
 template <> struct UnsignedOf<2> { using type = std::uint16_t; };

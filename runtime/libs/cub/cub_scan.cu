@@ -18,12 +18,8 @@ namespace loom::algo {
 
 namespace {
 
-struct alignas(8) C64 {
-  float re, im;
-};
-struct alignas(16) C128 {
-  double re, im;
-};
+using detail::C128;
+using detail::C64;
 
 // One step of the accumulation, as NumPy rounds it: float16/bfloat16 computed in float and
 // rounded after every step; complex products by the schoolbook formula.

@@ -13,6 +13,7 @@
 using loom::Array;
 using loom::DType;
 using loom::test::WhatContains;
+using Catch::Matchers::Contains;
 
 namespace {
 
@@ -21,7 +22,7 @@ const std::string kCases = std::string(LOOM_SOURCE_DIR) + "/tests/unit/api/index
 }  // namespace
 
 TEST_CASE("indexing reads and writes give NumPy's values", "[indexing]") {
-  int reads = 0, writes = 0, errors = 0;
+  int reads = 0, writes = 0, errors = 0, ats = 0, bincounts = 0;
   for (const auto& c : loom::test::indexing_cases(kCases)) {
     INFO(c.line);
     const Array x = loom::test::arange_of(c.shape);
@@ -35,6 +36,23 @@ TEST_CASE("indexing reads and writes give NumPy's values", "[indexing]") {
       CHECK(r.shape() == c.shape);
       CHECK(r.to_host<std::int64_t>() == c.want);
       ++writes;
+    } else if (c.kind == "at") {
+      const Array r = loom::test::apply_at(c, x);
+      CHECK(r.shape() == c.shape);
+      CHECK(r.to_host<std::int64_t>() == c.want);
+      ++ats;
+    } else if (c.kind == "bincount") {
+      const Array r = loom::test::apply_bincount(c);
+      CHECK(loom::name(r.dtype()) == c.dtype);
+      CHECK(r.astype(DType::Int64).to_host<std::int64_t>() == c.want);
+      ++bincounts;
+    } else if (c.kind == "aterror" || c.kind == "bincounterror") {
+      const std::string got = loom::test::error_of([&] {
+        if (c.kind == "aterror") (void)loom::test::apply_at(c, x);
+        else (void)loom::test::apply_bincount(c);
+      });
+      CHECK(got == c.error_type + "|" + c.error_message);
+      ++errors;
     } else {
       REQUIRE(c.error_type == "IndexError");
       CHECK_THROWS_MATCHES(x.index(c.index), loom::IndexError, WhatContains(c.error_message));
@@ -43,7 +61,9 @@ TEST_CASE("indexing reads and writes give NumPy's values", "[indexing]") {
   }
   CHECK(reads > 100);
   CHECK(writes > 500);
-  CHECK(errors == 5);
+  CHECK(ats > 500);
+  CHECK(bincounts == 7);
+  CHECK(errors == 10);
 }
 
 TEST_CASE("x[index] = v writes through the handle; other handles keep the old value", "[indexing]") {
@@ -105,14 +125,16 @@ TEST_CASE("writes cast the value to the array's dtype; in-place ops follow same_
   CHECK_THROWS_MATCHES(xf.at({loom::any(xf == 0, 1)}).set(loom::zeros({2, 2}, DType::Float32)), loom::ValueError,
                        WhatContains("could not broadcast input array from shape (2,2) into shape (2,3)"));
   // Integer arrays: NumPy's x[idx] = v and x[idx] += v (the last duplicate wins); the
-  // accumulating x.at(idx).add(v) (np.add.at) is not there yet, and says so.
+  // accumulating x.at(idx).add(v) (np.add.at) counts every duplicate.
   Array s = loom::zeros({5}, DType::Float32);
   const Array dup = loom::test::int_array({4}, {1, 3, 1, -1});
   s[dup] = loom::test::int_array({4}, {10, 20, 30, 40}).astype(DType::Float32);
   CHECK(s.to_host<float>() == std::vector<float>{0, 30, 0, 20, 40});
   s[dup] += 1;
   CHECK(s.to_host<float>() == std::vector<float>{0, 31, 0, 21, 41});
-  CHECK_THROWS_MATCHES(s.at({dup}).add(1), loom::IndexError, WhatContains("not supported yet"));
+  CHECK(s.at({dup}).add(1).to_host<float>() == std::vector<float>{0, 33, 0, 22, 42});
+  CHECK_THROWS_MATCHES(s.at({dup}).power(2), loom::IndexError,
+                       WhatContains("x.at(integer arrays).power: applying every duplicate in turn is not a reduction"));
   CHECK_THROWS_MATCHES(s[loom::test::int_array({2}, {0, 9})] = 1, loom::IndexError,
                        WhatContains("index 9 is out of bounds for axis 0 with size 5"));
   CHECK_THROWS_MATCHES(s.at({loom::test::int_array({1}, {-6})}).set(1), loom::IndexError,
@@ -196,4 +218,73 @@ TEST_CASE("putmask, place, copyto, select, choose, compress, extract, argwhere",
                        WhatContains("Cannot insert from an empty array!"));
   CHECK_THROWS_MATCHES(loom::putmask(z, loom::zeros({4}, DType::Bool), z), loom::ValueError,
                        WhatContains("putmask: mask and data must be the same size"));
+}
+
+TEST_CASE("ufunc.at and bincount: dtypes, NumPy's errors, deterministic or atomic", "[indexing]") {
+  using loom::test::int_array;
+  const Array idx = int_array({5}, {0, 2, 0, -1, 0});
+  // float64: sums, products, NaN-propagating minima; divide is x / (v1 * v2 ...).
+  Array f = loom::arange(4).astype(DType::Float64);
+  loom::add_at(f, idx, 0.5);
+  CHECK(f.to_host<double>() == std::vector<double>{1.5, 1, 2.5, 3.5});
+  loom::divide_at(f, idx, 2.0);
+  CHECK(f.to_host<double>() == std::vector<double>{1.5 / 8, 1, 1.25, 1.75});
+  Array g = loom::arange(4).astype(DType::Float32);
+  loom::minimum_at(g, int_array({2}, {3, 3}), loom::asarray(std::vector<float>{NAN, -1.0f}));
+  CHECK(std::isnan(g.to_host<float>()[3]));
+  loom::maximum_at(g, {1}, 7.0f);  // a tuple index without arrays: an ordinary write
+  CHECK(g.to_host<float>()[1] == 7.0f);
+  // bool: add is or, multiply is and; subtract is NumPy's TypeError.
+  Array b = loom::zeros({3}, DType::Bool);
+  loom::add_at(b, int_array({2}, {1, 1}), Array(true));
+  CHECK(b.to_host<bool>() == std::vector<bool>{false, true, false});
+  CHECK_THROWS_MATCHES(loom::subtract_at(b, idx, Array(true)), loom::DTypeError,
+                       WhatContains("numpy boolean subtract, the `-` operator, is not supported"));
+  // Integers wrap around as NumPy's (int64 values into uint8 too). NumPy truncates float values
+  // into an int array after each one, which a reduction cannot reproduce: loom raises.
+  Array i8 = loom::full({2}, 100, DType::Int8);
+  loom::add_at(i8, int_array({3}, {1, 1, 1}), Array(std::int8_t{100}));
+  CHECK(i8.to_host<std::int8_t>() == std::vector<std::int8_t>{100, static_cast<std::int8_t>(400 % 256 - 256)});
+  CHECK_THROWS_MATCHES(loom::add_at(i8, int_array({2}, {0, 1}), 1.5), loom::DTypeError,
+                       WhatContains("add.at: float64 values into a int8 array: NumPy casts back after every "
+                                    "value, which loom's reduction of the values cannot reproduce; cast the values "
+                                    "to int8 first"));
+  Array u8 = loom::full({2}, 1, DType::UInt8);
+  loom::add_at(u8, int_array({2}, {0, 0}), int_array({1}, {300}));  // NumPy: 601 % 256
+  CHECK(u8.to_host<std::uint8_t>() == std::vector<std::uint8_t>{89, 1});
+  loom::subtract_at(u8, int_array({3}, {1, 1, 1}), Array(std::uint8_t{1}));
+  CHECK(u8.to_host<std::uint8_t>() == std::vector<std::uint8_t>{89, 254});
+  CHECK_THROWS_MATCHES(loom::add_at(f, int_array({1}, {4}), 1.0), loom::IndexError,
+                       WhatContains("index 4 is out of bounds for axis 0 with size 4"));
+  // x.at(idx).add leaves x as it was; both ways give NumPy's values on the host.
+  const Array x = loom::zeros({3}, DType::Float32);
+  const Array y = x.at({int_array({3}, {2, 2, 0})}).add(1.0f, loom::Accumulate::Atomic);
+  CHECK(y.to_host<float>() == std::vector<float>{1, 0, 2});
+  CHECK(x.to_host<float>() == std::vector<float>{0, 0, 0});
+  // explain names the way: sorted for floats, atomics for integers (exact) or when asked.
+  Array e = loom::zeros({10}, DType::Float32);
+  loom::add_at(e, idx, 1.0f);
+  CHECK_THAT(loom::explain_string({e}), Contains("cub::DeviceRadixSort::SortPairs on 4 position bits + a warp per "
+                                                 "position (sum) at 10 positions, float32 (deterministic)"));
+  Array few = loom::zeros({2}, DType::Float64);
+  loom::add_at(few, loom::zeros({5000}, DType::Int64), 1.0);  // long runs: a block each
+  CHECK_THAT(loom::explain_string({few}), Contains("SortPairs on 1 position bits + "
+                                                   "cub::DeviceSegmentedReduce::Reduce (sum) at 2 positions"));
+  CHECK(few.to_host<double>() == std::vector<double>{5000, 0});
+  CHECK_THAT(loom::explain_string({loom::bincount(idx + 1)}),
+             Contains("atomic sum at 4 positions, int64 (exact in any order)"));
+  // bincount: NumPy's dtypes and errors.
+  CHECK(loom::bincount(int_array({3}, {1, 1, 3}).astype(DType::UInt8)).to_host<std::int64_t>() ==
+        std::vector<std::int64_t>{0, 2, 0, 1});
+  CHECK(loom::bincount(int_array({2}, {1, 0}) != 0, loom::asarray(std::vector<float>{0.5f, 2})).to_host<double>() ==
+        std::vector<double>{2, 0.5});
+  CHECK_THROWS_MATCHES(loom::bincount(loom::asarray(std::vector<double>{1, 2})), loom::DTypeError,
+                       WhatContains("Cannot cast array data from dtype('float64') to dtype('int64') according to the "
+                                    "rule 'safe'"));
+  CHECK_THROWS_MATCHES(loom::bincount(int_array({2}, {1, 2}).astype(DType::UInt64)), loom::DTypeError,
+                       WhatContains("from dtype('uint64') to dtype('int64')"));
+  CHECK_THROWS_MATCHES(loom::bincount(int_array({2, 2}, {1, 2, 3, 4})), loom::ValueError,
+                       WhatContains("object too deep for desired array"));
+  CHECK_THROWS_MATCHES(loom::bincount(int_array({2}, {1, 2}), loom::asarray(std::vector<std::complex<double>>{1, 2})),
+                       loom::DTypeError, WhatContains("from dtype('complex128') to dtype('float64')"));
 }

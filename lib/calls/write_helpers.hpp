@@ -1,0 +1,23 @@
+#pragma once
+// What the writes share (lib/calls/indexing.cpp: setitem and the .at() family; lib/calls/
+// scatter.cpp: the ufunc.at family and bincount): NumPy's ufunc for each WriteOp, its casting
+// rule and the broadcasting of an assigned value, with NumPy's wording.
+
+#include <loom/array.hpp>
+
+namespace loom::calls {
+
+// NumPy's name of the ufunc a WriteOp applies ("add", "minimum"; "set" for Set).
+const char* ufunc_name(WriteOp op);
+// x op v (NumPy's ufunc of that name; Set gives v).
+Array combine(WriteOp op, const Array& x, const Array& v);
+// NumPy's can_cast(from, to, "same_kind").
+bool same_kind(DType from, DType to);
+// DTypeError in NumPy's words when the ufunc's result cannot be cast back into the target.
+void check_same_kind(WriteOp op, DType result, DType target);
+// v broadcast to `shape` as NumPy's assignment broadcasts (v may have more leading dims of 1);
+// ValueError "could not broadcast input array from shape (3,) into shape (4,)".
+Array fit_value(const Array& v, const Shape& shape);
+[[noreturn]] void broadcast_error(const Shape& from, const Shape& into);
+
+}  // namespace loom::calls
