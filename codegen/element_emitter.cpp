@@ -134,11 +134,16 @@ void ElementEmitter::emit_unravel_helpers() {
     if (l.kind == LeafKind::Buffer || l.kind == LeafKind::Gathered) {
       w_.open_block(fmt::format("__device__ __forceinline__ long long {}u{}_offset(const Args& a, long long L)", pre_, j));
       w_.line("long long off = 0;");
+      // The index is in [0, the leaf's size): with a 32-bit plan (which counts that size), its
+      // digits come from unsigned 32-bit divisions, several times cheaper than 64-bit ones.
+      const char* ut = p_.index32 ? "unsigned" : "long long";
+      if (p_.index32) w_.line("unsigned q = (unsigned)L;");
+      const char* q = p_.index32 ? "q" : "L";
       for (int d = k - 1; d >= 1; --d) {
-        w_.line("off += (L % a.{2}u{0}_n{1}) * a.{2}u{0}_st{1};", j, d, pre_);
-        w_.line("L /= a.{}u{}_n{};", pre_, j, d);
+        w_.line("off += (long long)({3} % ({4})a.{2}u{0}_n{1}) * a.{2}u{0}_st{1};", j, d, pre_, q, ut);
+        w_.line("{3} /= ({4})a.{2}u{0}_n{1};", j, d, pre_, q, ut);
       }
-      if (k >= 1) w_.line("off += L * a.{}u{}_st0;", pre_, j);
+      if (k >= 1) w_.line("off += (long long){} * a.{}u{}_st0;", q, pre_, j);
       w_.line("return off;");
     } else {
       w_.open_block(fmt::format("__device__ __forceinline__ void {}u{}_rc(const Args& a, long long L, long long& r, long long& c)", pre_, j));

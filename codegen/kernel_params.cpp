@@ -148,6 +148,7 @@ std::vector<Param> reduce_params(const KernelPlan& p) {
     add(ParamKind::Partials, static_cast<int>(i), 0, fmt::format("partials{}", i), "void*");
   }
   add(ParamKind::Tickets, 0, 0, "tickets", "unsigned int*");
+  add(ParamKind::ErrorRecord, 0, 0, "err", "unsigned long long*");
   add(ParamKind::Chunk, 0, 0, "chunk", "long long");
   if (r.strategy == ReduceStrategy::WarpRows || r.strategy == ReduceStrategy::ColumnTiles) {
     add(ParamKind::Lanes, 0, 0, "lanes", "long long");
@@ -177,6 +178,7 @@ std::vector<Param> all_params(const KernelPlan& p) {
       for (int d = 1; d < nd; ++d) add(ParamKind::Extent, 0, d, 0, fmt::format("n{}", d), "long long");
       break;
   }
+  add(ParamKind::ErrorRecord, 0, 0, 0, "err", "unsigned long long*");
   return ps;
 }
 
@@ -222,7 +224,8 @@ StaticArgs pack_static(const KernelPlan& p, std::span<const Param> params, int s
     switch (q.kind) {
       case ParamKind::OutPtr:
       case ParamKind::Partials:
-      case ParamKind::Tickets: patch(nullptr); break;
+      case ParamKind::Tickets:
+      case ParamKind::ErrorRecord: patch(nullptr); break;
       case ParamKind::InPtr:
         patch(leaf().node, leaf().idx[0].c0 * static_cast<std::int64_t>(itemsize(leaf().dtype)));
         break;
@@ -286,6 +289,7 @@ void apply_patches(std::span<std::uint64_t> words, std::span<const ArgPatch> pat
         w = ws.partials ? reinterpret_cast<std::uintptr_t>(ws.partials) + static_cast<std::uintptr_t>(a.index) * ws.partial_stride : 0;
         break;
       case ParamKind::Tickets: w = reinterpret_cast<std::uintptr_t>(ws.tickets); break;
+      case ParamKind::ErrorRecord: w = reinterpret_cast<std::uintptr_t>(ws.error_record); break;
       case ParamKind::InPtr:
         w = reinterpret_cast<std::uintptr_t>(static_cast<const char*>(data_of(n)) + a.byte_offset);
         break;

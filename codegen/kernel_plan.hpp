@@ -194,6 +194,7 @@ enum class ParamKind : std::uint8_t {
   Tickets,       // per output: how many blocks have written their partial
   Chunk,         // reduced elements per block (or per split)
   Lanes,         // reduce_lanes: lanes per row (WarpRows), columns per block (ColumnTiles)
+  ErrorRecord,   // the device's error record (runtime/device_errors.hpp), for Op::CheckIndex
 };
 
 struct Param {
@@ -217,6 +218,7 @@ struct Workspace {
   std::size_t partial_stride = 0;
   void* tickets = nullptr;
   int splits = 1;
+  void* error_record = nullptr;  // where Op::CheckIndex records an index out of bounds
 };
 std::vector<std::uint64_t> pack_params(const KernelPlan& plan, std::span<const Param> params,
                                        const DataOf& data_of, std::span<void* const> outputs,

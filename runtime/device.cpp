@@ -11,6 +11,7 @@
 #include <loom/errors.hpp>
 
 #include "runtime/cuda_check.hpp"
+#include "runtime/device_errors.hpp"
 
 namespace loom::rt {
 
@@ -160,7 +161,9 @@ Stream Stream::create() {
 }
 
 void Stream::synchronize() const {
-  if (device_ >= 0) LOOM_CHECK_CUDA(cudaStreamSynchronize(static_cast<cudaStream_t>(handle_)));
+  if (device_ < 0) return;
+  LOOM_CHECK_CUDA(cudaStreamSynchronize(static_cast<cudaStream_t>(handle_)));
+  rt::raise_device_errors(device_);
 }
 
 StreamGuard::StreamGuard(Stream s) : previous_(Stream::current()) {

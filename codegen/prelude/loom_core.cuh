@@ -60,6 +60,20 @@ template <class T> using Bool = typename IsBool<T>::type;
 // ---------------------------------------------------------------------------------------------
 // Integer and bool arithmetic, as NumPy: two's complement wrap-around; bool add = or, mul = and.
 template <class T, class W = Wide<T>> LOOM_FN T wadd(T a, T b) { return T(W(a) + W(b)); }
+
+// Op::CheckIndex: i counted from the end when negative; out of [-n, n) the first such index of
+// any kernel is recorded in err (flag, index, extent, axis: host memory the host reads at its
+// next synchronization) and 0 stands in for it, so nothing reads out of bounds.
+LOOM_FN i64 check_index(i64 i, i64 n, i64 axis, u64* err) {
+  if (i >= -n && i < n) return i < 0 ? i + n : i;
+  if (atomicCAS(err, 0ull, 1ull) == 0ull) {
+    err[1] = (u64)i;
+    err[2] = (u64)n;
+    err[3] = (u64)axis;
+    __threadfence_system();
+  }
+  return 0;
+}
 template <class T, class W = Wide<T>> LOOM_FN T wsub(T a, T b) { return T(W(a) - W(b)); }
 template <class T, class W = Wide<T>> LOOM_FN T wmul(T a, T b) { return T(W(a) * W(b)); }
 template <class T, class W = Wide<T>> LOOM_FN T wneg(T a) { return T(W(0) - W(a)); }

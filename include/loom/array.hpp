@@ -159,7 +159,8 @@ class Array {
   // Indexing, NumPy's x[...]. Basic indices (integers, slices, newaxis, ellipsis) give views;
   // integer arrays give a lazy gather (NumPy's advanced indexing: the arrays broadcast together,
   // their dims where NumPy puts them, negative indices counted from the end; out-of-range ones
-  // raise IndexError, checked when the index is built, which evaluates the index arrays).
+  // raise IndexError, checked by the kernel that reads them: on a GPU the error is raised at the
+  // next synchronization (to_host, item, synchronize()), on the host when evaluated).
   // On a named array the result is also a write target (IndexRef): `x[i] = v` and `x[i] += v`
   // make x a new value (arrays are values: other handles, and views taken before, keep the old
   // one). Chained `x[i][j] = v` writes into the temporary x[i], so it does not compile.
@@ -277,7 +278,6 @@ class IndexRef : public Array {
   void write(WriteOp op, const Array& v) const;
   Array* target_;
   std::vector<Index> index_;
-  Shape target_shape_;  // the target's shape when the index was checked (by the read)
 };
 
 inline Index::Index(const Array& a) : v_(IndexArray{a.node()}) {}

@@ -2,6 +2,7 @@
 // The one exception hierarchy of loom (DESIGN.md, decision 2). Messages follow NumPy's wording.
 
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -35,6 +36,13 @@ class IndexError : public Error {
  public:
   using Error::Error;
 };
+
+// NumPy's words for an integer index out of range: "index 7 is out of bounds for axis 0 with
+// size 5".
+inline std::string index_error_message(std::int64_t index, std::int64_t size, std::int64_t axis) {
+  return "index " + std::to_string(index) + " is out of bounds for axis " + std::to_string(axis) + " with size " +
+         std::to_string(size);
+}
 
 class LinAlgError : public Error {
  public:

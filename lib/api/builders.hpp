@@ -56,16 +56,15 @@ struct BasicIndex {
 BasicIndex basic_index(const Shape& shape, std::span<const Index> idx);
 // x[idx] with integer (or bool) arrays among the entries: NumPy's advanced indexing, a gather
 // (lib/api/indexing.cpp).
-// check_bounds: raise IndexError for an index out of range (evaluates the index arrays: one
-// synchronization); false where the caller made them in range.
+// check_bounds: each index checked against its extent by the kernel that reads it (Op::CheckIndex:
+// IndexError at the next synchronization); false where the caller made them in range.
 // positions: when not null, set to x's C-order positions of the result's elements (int64).
 Array advanced_index(const Array& x, std::span<const Index> idx, bool check_bounds = true, Array* positions = nullptr);
 // x with x.flat[pos[k]] = val[k] (pos in range; the last of duplicates wins): lib/calls/indexing.cpp.
 Array scatter_set(const Array& x, const Array& pos, const Array& val);
 // x with the elements x[idx] selects combined with v (WriteOp::Set: replaced by v), cast to x's
 // dtype: a new array (lib/calls/indexing.cpp).
-// checked: the index was checked against x's shape already (no second bounds check).
-Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp op, bool checked = false);
+Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp op);
 // x with v combined into the elements x[idx] selects, every duplicate of an integer-array index
 // included (np.add.at; lib/calls/scatter.cpp). Without integer arrays: write(x, idx, v, op).
 // ufunc_at: NumPy's ufunc.at casting (x.at() keeps NumPy's in-place same_kind rule).

@@ -33,26 +33,29 @@ namespace {
 
 Array as_i64(const Array& a) { return a.dtype() == DType::Int64 ? a : astype(a, DType::Int64); }
 
-// A 1-d int64 arange along `axis` of an ndim-dimensional broadcast: shape (1, .., n, .., 1).
-Array coord(std::int64_t n, int axis, int ndim) {
+// A 1-d arange along `axis` of an ndim-dimensional broadcast: shape (1, .., n, .., 1); int64, or
+// int32 (cheaper index arithmetic in the kernel) where the caller knows no product of it with a
+// stride is taken beyond 2^31.
+Array coord(std::int64_t n, int axis, int ndim, DType dtype = DType::Int64) {
   Shape s;
   for (int d = 0; d < ndim; ++d) s.push_back(d == axis ? n : 1);
-  return arange(Scalar::of(std::int64_t{0}, false), Scalar::of(n, false), Scalar::of(std::int64_t{1}, false),
-                DType::Int64)
+  return arange(Scalar::of(std::int64_t{0}, false), Scalar::of(n, false), Scalar::of(std::int64_t{1}, false), dtype)
       .reshape(s);
 }
 
+// Arrays of fewer elements than this index in int32 arithmetic.
+constexpr std::int64_t kNarrowIndex = std::int64_t{1} << 31;
+
 Array i64_scalar(std::int64_t v) { return astype(Array(v), DType::Int64); }
 
-// Raises NumPy's IndexError when an index of `idx` is outside [-n, n): one evaluation of a
-// reduction, one synchronization (indices computed on the GPU are checked here, when the index
-// is built, not later by the kernel).
-void check_bounds(const Array& idx, std::int64_t n, int axis) {
-  const Array bad = (idx < -n) | (idx >= n);
-  if (idx.size() == 0 || !any(bad).item<bool>()) return;
-  const std::int64_t first = argmax(bad.ravel()).item<std::int64_t>();
-  const std::int64_t v = idx.ravel()[first].item<std::int64_t>();
-  throw IndexError(fmt::format("index {} is out of bounds for axis {} with size {}", v, axis, n));
+// idx counted from the end where negative, each checked against n by the kernel that computes
+// it (Op::CheckIndex): an index out of bounds raises NumPy's IndexError at the next
+// synchronization (on the host: when evaluated).
+Array checked_index(const Array& idx, std::int64_t n, int axis) {
+  const Array i = as_i64(idx);
+  return Array(detail::make_elementwise(detail::Op::CheckIndex, DType::Int64, i.shape(), i.node(),
+                                        detail::make_constant(Scalar::of(n, false), false),
+                                        detail::make_constant(Scalar::of(std::int64_t{axis}, false), false)));
 }
 
 Array normalized(const Array& idx, std::int64_t n) { return where(idx < 0, idx + n, idx); }
@@ -84,7 +87,7 @@ std::vector<Index> expand_masks(std::span<const Index> idx) {
 std::vector<Array> map_coords(const detail::IndexMap& m, const std::vector<Array>& coords) {
   std::vector<Array> in(static_cast<std::size_t>(m.in_ndim));
   for (int k = 0; k < m.in_ndim; ++k) {
-    if (m.offset[k] != 0) in[static_cast<std::size_t>(k)] = i64_scalar(m.offset[k]);
+    if (m.offset[k] != 0) in[static_cast<std::size_t>(k)] = Array(m.offset[k]);  // weak: keeps int32 coordinates
   }
   for (int i = 0; i < m.out_ndim; ++i) {
     const Array& c = coords[static_cast<std::size_t>(i)];
@@ -107,11 +110,29 @@ class GatherSink {
   void no_rebuild() { budget_ = 0; }
 
   NodeRef at(NodeRef n, std::vector<Array> coords) {
-    while (n->op == detail::Op::View && !n->realized()) {
+    // Through views, evaluated ones too: a gather from their base needs no unravelling of a
+    // strided layout (a division per dim and element) when the base is contiguous.
+    while (n->op == detail::Op::View) {
       coords = map_coords(n->map(), coords);
       n = n->inputs[0];
     }
     if (n->op == detail::Op::Constant && n->shape.empty()) return n;
+    // A strided buffer (a view of an evaluated array): read its storage as one 1-d buffer at
+    // offset + sum(coordinate * stride), with no unravelling of the layout in the kernel; views
+    // of one array share that buffer (one kernel argument for the stencil's five reads).
+    if (n->op == detail::Op::Buffer && n->storage() &&
+        !(n->offset() == 0 && is_c_contiguous(n->shape, n->strides()))) {
+      const std::int64_t elems = static_cast<std::int64_t>(n->storage()->nbytes() / itemsize(n->dtype));
+      const bool narrow = elems < kNarrowIndex;
+      Array lin = narrow ? Array(n->offset()) : i64_scalar(n->offset());
+      for (int d = 0; d < n->shape.size(); ++d) {
+        const Array& c = coords[static_cast<std::size_t>(d)];
+        if (!c.valid() || n->strides()[d] == 0 || n->shape[d] == 1) continue;
+        lin = lin + (narrow ? c : as_i64(c)) * n->strides()[d];
+      }
+      const NodeRef base = detail::make_buffer(n->storage(), n->dtype, Shape{elems}, Shape{1}, 0);
+      return detail::make_gather(base, detail::leaf_of(as_i64(lin).broadcast_to(shape_), "gather"));
+    }
     if (!n->realized() && budget_ > 0 && (detail::is_elementwise(n->op) && n->op != detail::Op::Gather)) {
       --budget_;
       std::array<NodeRef, 3> in;
@@ -121,10 +142,12 @@ class GatherSink {
       return detail::make_elementwise(n->op, n->dtype, shape_, fit(in[0]), fit(in[1]), fit(in[2]));
     }
     const Shape cs = contiguous_strides(n->shape);
+    const bool narrow = n->shape.numel() < kNarrowIndex;  // positions fit int32: int32 coordinates stay so
     Array lin;
     for (int d = 0; d < n->shape.size(); ++d) {
-      const Array& c = coords[static_cast<std::size_t>(d)];
-      if (!c.valid() || cs[d] == 0 || n->shape[d] == 1) continue;
+      const Array& c0 = coords[static_cast<std::size_t>(d)];
+      if (!c0.valid() || cs[d] == 0 || n->shape[d] == 1) continue;
+      const Array c = narrow ? c0 : as_i64(c0);
       const Array term = cs[d] == 1 ? c : c * cs[d];
       lin = lin.valid() ? lin + term : term;
     }
@@ -186,8 +209,7 @@ Array advanced_index(const Array& x, std::span<const Index> idx_in, bool check, 
       const int vd = b.entry_dim[e];
       const std::int64_t n = b.shape[vd];
       Array arr = as_i64(Array(a->node));
-      if (check) check_bounds(arr, n, b.entry_axis[e]);
-      arrays.push_back(normalized(arr, n));
+      arrays.push_back(check ? checked_index(arr, n, b.entry_axis[e]) : normalized(arr, n));
       vdims.push_back(vd);
     }
   }
@@ -260,7 +282,7 @@ Array take(const Array& a, const Array& indices, std::optional<int> axis, TakeMo
     throw IndexError("cannot do a non-empty take from an empty axes.");
   }
   switch (mode) {
-    case TakeMode::Raise: check_bounds(idx, n, ax); idx = normalized(idx, n); break;
+    case TakeMode::Raise: idx = checked_index(idx, n, ax); break;
     case TakeMode::Wrap: idx = remainder(idx, n); break;
     case TakeMode::Clip: idx = clip(idx, 0, n - 1); break;
   }
@@ -286,8 +308,7 @@ AlongAxis along_axis(const Array& arr, const Array& indices, int axis, const cha
   const int ax = detail::normalize_axis(axis, arr.ndim());
   const std::int64_t n = arr.shape()[ax];
   Array idx = as_i64(indices);
-  check_bounds(idx, n, ax);
-  idx = normalized(idx, n);
+  idx = checked_index(idx, n, ax);
   Shape lhs = arr.shape();
   lhs[ax] = 1;
   Shape rhs = idx.shape();
@@ -425,10 +446,13 @@ Array write_basic(const Array& x, std::span<const Index> idx, const Array& v_in,
   }
   Array mask;
   std::vector<Array> rcoord(static_cast<std::size_t>(b.shape.size()));  // region coordinates on x's axes
+  // Coordinates compare with offsets and extents of x and index v (no larger than the region):
+  // int32 arithmetic where x is small enough.
+  const DType cdt = x.size() < kNarrowIndex ? DType::Int32 : DType::Int64;
   for (int d = 0; d < nd; ++d) {
     const std::int64_t n = x.shape()[d], o = b.map.offset[d];
     const int i = along[static_cast<std::size_t>(d)];
-    const Array xd = coord(n, d, nd);
+    const Array xd = coord(n, d, nd, cdt);
     Array in;
     if (i < 0) {
       in = xd == o;
@@ -445,7 +469,7 @@ Array write_basic(const Array& x, std::span<const Index> idx, const Array& v_in,
   }
   for (int d = 0; d < nd; ++d) {  // whole axes: their coordinate is x's own
     const int i = along[static_cast<std::size_t>(d)];
-    if (i >= 0 && !rcoord[static_cast<std::size_t>(i)].valid() && b.shape[i] > 1) rcoord[static_cast<std::size_t>(i)] = coord(x.shape()[d], d, nd);
+    if (i >= 0 && !rcoord[static_cast<std::size_t>(i)].valid() && b.shape[i] > 1) rcoord[static_cast<std::size_t>(i)] = coord(x.shape()[d], d, nd, cdt);
   }
   // The value at each position of x: v at the region position (v's dims align with the last
   // region dims; a dim of 1 is read at 0).
@@ -531,7 +555,7 @@ Array write_mask(const Array& x, const Array& mask, const Array& v, WriteOp op) 
 
 namespace detail {
 
-Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp op, bool checked) {
+Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp op) {
   bool arrays = false;
   for (const Index& e : idx) arrays = arrays || std::holds_alternative<IndexArray>(e.value());
   if (!arrays) return write_basic(x, idx, v, op);
@@ -542,7 +566,7 @@ Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp 
   // Integer arrays: NumPy's x[idx] op= v is x[idx] = x[idx] op v, each position written once,
   // the last of duplicates winning (C order of the index).
   Array pos;
-  const Array cur = advanced_index(x, idx, !checked, &pos);
+  const Array cur = advanced_index(x, idx, true, &pos);
   Array vb;
   try {
     vb = fit_value(v, cur.shape()).broadcast_to(cur.shape());
@@ -598,14 +622,9 @@ AtRef Array::at(std::initializer_list<Index> index) const { return AtRef(*this, 
 AtRef Array::at(std::span<const Index> index) const { return AtRef(*this, std::vector<Index>(index.begin(), index.end())); }
 
 IndexRef::IndexRef(Array& target, std::vector<Index> index)
-    : Array(static_cast<const Array&>(target).index(index)), target_(&target), index_(std::move(index)),
-      target_shape_(target.shape()) {}
+    : Array(static_cast<const Array&>(target).index(index)), target_(&target), index_(std::move(index)) {}
 
-// The read above checked the index's bounds (a synchronization): not again while the target
-// keeps its shape.
-void IndexRef::write(WriteOp op, const Array& v) const {
-  *target_ = detail::write(*target_, index_, v, op, target_->shape() == target_shape_);
-}
+void IndexRef::write(WriteOp op, const Array& v) const { *target_ = detail::write(*target_, index_, v, op); }
 void IndexRef::operator=(const Array& v) && { write(WriteOp::Set, v); }
 void IndexRef::operator=(const IndexRef& v) && { write(WriteOp::Set, static_cast<const Array&>(v)); }
 void IndexRef::operator+=(const Array& v) && { write(WriteOp::Add, v); }
@@ -665,6 +684,12 @@ Array mask_like(const Array& a, const Array& mask, const char* op) {
 
 Array as_dtype(const Array& v, DType t) { return v.dtype() == t ? v : astype(v, t); }
 
+// values.flat[pos] for the put family's repeated values (pos in range): one value (a C++ number
+// among them, which has no buffer to gather from) is just broadcast.
+Array cycled(const Array& values, const Array& pos) {
+  return values.size() == 1 ? values.reshape({}).broadcast_to(pos.shape()) : gather_flat(values, pos);
+}
+
 }  // namespace
 
 void putmask(Array& a, const Array& mask, const Array& values) {
@@ -674,7 +699,7 @@ void putmask(Array& a, const Array& mask, const Array& values) {
                                      Scalar::of(std::int64_t{1}, false), DType::Int64),
                               values.size())
                         .reshape(a.shape());
-  a = where(m, as_dtype(gather_flat(values, pos), a.dtype()), a);
+  a = where(m, as_dtype(cycled(values, pos), a.dtype()), a);
 }
 
 void place(Array& a, const Array& mask, const Array& values) {
@@ -684,7 +709,7 @@ void place(Array& a, const Array& mask, const Array& values) {
     return;
   }
   const Array k = (cumsum(m.ravel(), std::nullopt, DType::Int64) - 1).reshape(a.shape());
-  a = where(m, as_dtype(gather_flat(values, remainder(maximum(k, 0), values.size())), a.dtype()), a);
+  a = where(m, as_dtype(cycled(values, remainder(maximum(k, 0), values.size())), a.dtype()), a);
 }
 
 void copyto(Array& dst, const Array& src, const Array& where_mask) {
@@ -731,13 +756,13 @@ void put(Array& a, const Array& ind, const Array& v, TakeMode mode) {
   if (n == 0) throw IndexError("cannot replace elements of an empty array");
   Array idx = as_i64(ind).reshape({m});
   switch (mode) {
-    case TakeMode::Raise: check_bounds(idx, n, 0); idx = normalized(idx, n); break;
+    case TakeMode::Raise: idx = checked_index(idx, n, 0); break;
     case TakeMode::Wrap: idx = remainder(idx, n); break;
     case TakeMode::Clip: idx = clip(idx, 0, n - 1); break;
   }
   const Array k = arange(Scalar::of(std::int64_t{0}, false), Scalar::of(m, false), Scalar::of(std::int64_t{1}, false),
                          DType::Int64);
-  a = detail::scatter_set(a, idx, gather_flat(v, v.size() == 1 ? k * 0 : remainder(k, v.size())));
+  a = detail::scatter_set(a, idx, cycled(v, remainder(k, v.size())));
 }
 
 void put_along_axis(Array& arr, const Array& indices, const Array& values, int axis) {

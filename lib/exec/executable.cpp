@@ -14,6 +14,7 @@
 #include "exec/realize.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
+#include "runtime/device_errors.hpp"
 #include "runtime/env.hpp"
 
 namespace loom::exec {
@@ -181,6 +182,7 @@ void run(const Executable& e, std::span<const Node* const> nodes, int device, bo
       codegen::Workspace ws;
       if (k.partials > 0) ws = split_workspace(device, stream, k.ticket_bytes, k.partials, k.partial_bytes);
       ws.splits = k.dims.splits;
+      ws.error_record = rt::device_error_record(device);
       std::array<std::uint64_t, kStackWords> stack_words;
       std::vector<std::uint64_t> heap_words;
       std::span<std::uint64_t> words;

@@ -9,6 +9,7 @@
 
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
+#include "runtime/device_errors.hpp"
 #include "runtime/device_pool.hpp"
 
 namespace loom::exec {
@@ -61,6 +62,7 @@ void read_storage(const detail::Storage& s, std::size_t offset, std::size_t nbyt
   order_after_last_use(s, stream);
   LOOM_CHECK_CUDA(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToHost, stream));
   LOOM_CHECK_CUDA(cudaStreamSynchronize(stream));
+  rt::raise_device_errors(device);
 }
 
 }  // namespace loom::exec

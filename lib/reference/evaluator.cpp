@@ -196,6 +196,11 @@ void apply_n(const std::vector<const HostArray*>& in, HostArray& out) {
     apply_unary<F>(*in[0], out);
   } else if constexpr (Arity == 2) {
     apply_binary<F>(*in[0], *in[1], out);
+  } else if constexpr (std::is_same_v<F, ref::CheckIndex>) {
+    const auto* idx = typed<std::int64_t>(*in[0]);
+    const std::int64_t n = typed<std::int64_t>(*in[1])[0], axis = typed<std::int64_t>(*in[2])[0];
+    auto* dst = typed<std::int64_t>(out);
+    for (std::size_t i = 0; i < out.numel(); ++i) dst[i] = F{}(idx[i], n, axis);
   } else {
     apply_where(*in[0], *in[1], *in[2], out);
   }

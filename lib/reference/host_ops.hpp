@@ -16,6 +16,7 @@
 #include <limits>
 #include <type_traits>
 
+#include <loom/errors.hpp>
 #include <loom/half.hpp>
 
 namespace loom::ref {
@@ -614,6 +615,24 @@ struct RightShift {
 struct Where {
   template <class T> T operator()(T cond, T a, T b) const {
     return impl::truthy(static_cast<std::conditional_t<impl::is_half_v<T>, float, T>>(cond)) ? a : b;
+  }
+};
+
+// Op::CheckIndex on the host: the error is raised at once (the evaluation is synchronous). Only
+// int64 reaches it (lib/calls/indexing.cpp); other types pass through (the dtype switch needs them).
+struct CheckIndex {
+  template <class T> T operator()(T i, T n, T axis) const {
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      if (i < -n || i >= n) {
+        throw IndexError(index_error_message(static_cast<std::int64_t>(i), static_cast<std::int64_t>(n),
+                                             static_cast<std::int64_t>(axis)));
+      }
+      return i < 0 ? T(i + n) : i;
+    } else {
+      (void)n;
+      (void)axis;
+      return i;
+    }
   }
 };
 

@@ -48,11 +48,18 @@ TEST_CASE("a gather is one kernel with its index computation", "[codegen][gather
   // x[i] + 1); a reduction's result is materialized by a kernel of its own first.
   CHECK(plans({(x + 1)[i]}).size() == 1);
   CHECK(plans({loom::sum(x.reshape({100, 10}), 1)[i % 100]}).size() == 2);
-  // A transposed source is read through its strides (no copy).
+  // A transposed source is read through its strides (no copy), as its storage read flat at
+  // offset + sum(coordinate * stride): no unravelling of the layout in the kernel.
   const Array m = loom::empty({40, 70}, DType::Float64).T();
   const auto t = plans({m[loom::zeros({5}, DType::Int64)]});
   REQUIRE(t.size() == 1);
-  CHECK(t[0].leaves[0].unravel);
+  CHECK(gathered_leaves(t[0]) == 1);
+  for (const auto& l : t[0].leaves) {
+    if (l.kind == loom::codegen::LeafKind::Gathered) {
+      CHECK_FALSE(l.unravel);
+      CHECK(l.node->shape == loom::Shape{2800});
+    }
+  }
   // Inside a reduction's prologue: sum(x[i]) is one kernel.
   const auto r = plans({loom::sum(x[i])});
   REQUIRE(r.size() == 1);

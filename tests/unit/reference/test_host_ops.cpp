@@ -35,6 +35,8 @@ template <class F, int arity> void instantiate_for_all_dtypes() {
       const T x{};
       if constexpr (arity == 1) (void)F{}(x);
       else if constexpr (arity == 2) (void)F{}(x, x);
+      else if constexpr (std::is_same_v<F, ref::CheckIndex> && std::is_integral_v<T> && !std::is_same_v<T, bool>)
+        CHECK_THROWS_AS(F{}(x, x, x), IndexError);  // index 0 of an extent of 0
       else (void)F{}(x, x, x);
       return 0;
     });
