@@ -17,6 +17,9 @@ std::string cuda_error_string(int status) {
 
 void throw_cuda_error(int status, const char* call, const char* file, int line) {
   const auto e = static_cast<cudaError_t>(status);
+  // The runtime also keeps a failed call's status as its last error: clear it, or the next
+  // launch check (cudaGetLastError) would report this error as its own.
+  (void)cudaGetLastError();
   const std::string msg = fmt::format("{} failed: {} at {}:{}", call, cuda_error_string(status),
                                       file, line);
   if (e == cudaErrorMemoryAllocation) throw OutOfMemory(msg, 0);

@@ -23,7 +23,10 @@
 #include "api/builders.hpp"
 #include "calls/call_helpers.hpp"
 #include "calls/write_helpers.hpp"
+#include "exec/storage.hpp"
 #include "graph/node.hpp"
+#include "runtime/cuda_check.hpp"
+#include "runtime/device.hpp"
 
 namespace loom {
 
@@ -152,7 +155,11 @@ class GatherSink {
       lin = lin.valid() ? lin + term : term;
     }
     if (!lin.valid()) lin = i64_scalar(0);
-    return detail::make_gather(detail::as_leaf(n), detail::leaf_of(as_i64(lin).broadcast_to(shape_), "gather"));
+    // A generator (arange, linspace, eye) has no buffer to read: materialized first.
+    const bool generator = !n->realized() && (n->op == detail::Op::Arange || n->op == detail::Op::Linspace ||
+                                              n->op == detail::Op::Eye);
+    const NodeRef src = generator ? detail::make_copy(n, true) : detail::as_leaf(n);
+    return detail::make_gather(src, detail::leaf_of(as_i64(lin).broadcast_to(shape_), "gather"));
   }
 
  private:
@@ -553,7 +560,124 @@ Array write_mask(const Array& x, const Array& mask, const Array& v, WriteOp op) 
 
 }  // namespace
 
+// --- in-place writes ---
+
+namespace {
+
+// x's buffer when a write may go into it: on a GPU, evaluated, C-contiguous from its start, and
+// held by nothing but x's handle (and `snapshot`, the IndexRef's own read of x[index], when
+// nothing else holds that). Then no handle, view or pending expression can see the old values.
+std::shared_ptr<detail::Storage> sole_buffer(const Array& x, const Array* snapshot) {
+  if (!rt::has_gpu() || !x.valid() || x.node().use_count() != 1) return nullptr;
+  const detail::Node& n = *x.node();
+  std::shared_ptr<detail::Storage> s;
+  Shape strides;
+  std::int64_t offset = 0;
+  if (const detail::Realized* r = n.realized()) {
+    s = r->storage;
+    strides = r->strides;
+    offset = r->offset;
+  } else if (n.op == detail::Op::Buffer) {
+    s = n.storage();
+    strides = n.strides();
+    offset = n.offset();
+  }
+  if (!s || s->on_host() || offset != 0 || !is_c_contiguous(n.shape, strides)) return nullptr;
+  long holders = 2;  // x's node and `s`
+  if (snapshot && snapshot->valid() && detail::buffer_storage(*snapshot->node()) == s.get()) {
+    if (snapshot->node().use_count() != 1) return nullptr;
+    ++holders;
+  }
+  return s.use_count() == holders ? s : nullptr;
+}
+
+// A region of a C-contiguous array as a box: element offset, extents and (positive) element
+// strides, dims of one dropped and neighbours that run on merged.
+struct Box {
+  std::int64_t offset = 0;
+  std::vector<std::int64_t> shape, strides;
+};
+std::optional<Box> region_box(const Shape& xshape, const detail::BasicIndex& b) {
+  const Shape cs = contiguous_strides(xshape);
+  Box box;
+  for (int k = 0; k < b.map.in_ndim; ++k) box.offset += b.map.offset[k] * cs[k];
+  for (int i = 0; i < b.map.out_ndim; ++i) {
+    if (b.shape[i] == 1 || b.map.dim[i] < 0) continue;
+    const std::int64_t st = cs[b.map.dim[i]] * b.map.coef[i];
+    if (st <= 0) return std::nullopt;  // a reversed slice: written lazily
+    if (!box.shape.empty() && box.strides.back() == st * b.shape[i]) {
+      box.shape.back() *= b.shape[i];
+      box.strides.back() = st;
+      continue;
+    }
+    box.shape.push_back(b.shape[i]);
+    box.strides.push_back(st);
+  }
+  return box;
+}
+
+// Copies the C-contiguous region values `src` into the box of dst (elements of `item` bytes): a
+// copy of rows (of the innermost run) per index of the outer dims.
+void copy_into_box(const void* src, void* dst, const Box& box, std::size_t item, cudaStream_t stream) {
+  const int nd = static_cast<int>(box.shape.size());
+  const std::int64_t inner = nd >= 1 && box.strides[static_cast<std::size_t>(nd - 1)] == 1 ? box.shape.back() : 1;
+  const int rows_dim = inner > 1 ? nd - 2 : nd - 1;  // the dim the row copy steps down
+  const std::int64_t rows = rows_dim >= 0 ? box.shape[static_cast<std::size_t>(rows_dim)] : 1;
+  const std::int64_t pitch = rows_dim >= 0 ? box.strides[static_cast<std::size_t>(rows_dim)] : inner;  // one row: any pitch >= its width
+  std::int64_t outer = 1;
+  for (int d = 0; d < rows_dim; ++d) outer *= box.shape[static_cast<std::size_t>(d)];
+  const auto* s = static_cast<const char*>(src);
+  auto* t = static_cast<char*>(dst);
+  for (std::int64_t o = 0; o < outer; ++o) {
+    std::int64_t off = box.offset, rest = o;
+    for (int d = rows_dim - 1; d >= 0; --d) {
+      off += (rest % box.shape[static_cast<std::size_t>(d)]) * box.strides[static_cast<std::size_t>(d)];
+      rest /= box.shape[static_cast<std::size_t>(d)];
+    }
+    const auto it = static_cast<std::int64_t>(item);
+    algo::copy_rows(s + o * rows * inner * it, inner * it, t + off * it, pitch * it, inner * it, rows, stream);
+  }
+}
+
+// Most row copies one in-place write issues (more: the write stays a lazy where over x).
+constexpr std::int64_t kMaxBoxCopies = 1024;
+
+}  // namespace
+
 namespace detail {
+
+bool write_in_place(Array& x, std::span<const Index> idx, const Array& v, WriteOp op, const Array* snapshot) {
+  for (const Index& e : idx) {
+    if (std::holds_alternative<IndexArray>(e.value())) return false;
+  }
+  const std::shared_ptr<detail::Storage> buf = sole_buffer(x, snapshot);
+  if (!buf) return false;
+  const BasicIndex b = basic_index(x.shape(), idx);
+  const std::optional<Box> box = region_box(x.shape(), b);
+  if (!box) return false;
+  std::int64_t copies = 1;
+  for (std::size_t d = 0; d + 2 < box->shape.size(); ++d) copies *= box->shape[d];
+  if (copies > kMaxBoxCopies) return false;
+  const Array fitted = calls::fit_value(v, b.shape);  // NumPy's broadcast error
+  if (b.shape.numel() == 0) return true;
+  // The region's new values, C-contiguous: v itself when it is that already, else one kernel
+  // (the cast, the broadcast, and for op= the read of the region, fused).
+  Array vals = op == WriteOp::Set ? fitted : calls::combine(op, x.index(idx), fitted);
+  if (vals.dtype() != x.dtype()) vals = astype(vals, x.dtype());
+  if (vals.shape() != b.shape) vals = vals.broadcast_to(b.shape);
+  // (eval() gives a buffer node: its layout is the node's own)
+  Array ready = vals.eval();
+  if (!is_c_contiguous(ready.shape(), ready.node()->strides())) ready = Array(detail::make_copy(ready.node(), true)).eval();
+  const detail::Storage* src = detail::buffer_storage(*ready.node());
+  const std::int64_t src_offset = ready.node()->offset();
+  const cudaStream_t stream = rt::current_stream(buf->placement().index);
+  exec::order_after_last_use(*buf, stream);
+  exec::order_after_last_use(*src, stream);
+  const std::size_t item = itemsize(x.dtype());
+  copy_into_box(static_cast<const char*>(src->data()) + src_offset * static_cast<std::int64_t>(item), buf->data(), *box,
+                item, stream);
+  return true;
+}
 
 Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp op) {
   bool arrays = false;
@@ -624,7 +748,12 @@ AtRef Array::at(std::span<const Index> index) const { return AtRef(*this, std::v
 IndexRef::IndexRef(Array& target, std::vector<Index> index)
     : Array(static_cast<const Array&>(target).index(index)), target_(&target), index_(std::move(index)) {}
 
-void IndexRef::write(WriteOp op, const Array& v) const { *target_ = detail::write(*target_, index_, v, op); }
+// x[index] = v and x[index] op= v: into x's buffer when nothing else holds it (the region's
+// bytes move, not the array's), else a new lazy value.
+void IndexRef::write(WriteOp op, const Array& v) const {
+  if (detail::write_in_place(*target_, index_, v, op, this)) return;
+  *target_ = detail::write(*target_, index_, v, op);
+}
 void IndexRef::operator=(const Array& v) && { write(WriteOp::Set, v); }
 void IndexRef::operator=(const IndexRef& v) && { write(WriteOp::Set, static_cast<const Array&>(v)); }
 void IndexRef::operator+=(const Array& v) && { write(WriteOp::Add, v); }

@@ -53,6 +53,11 @@ inline int block_sort_shape_index(std::int64_t length) {
   return k;
 }
 
+// `rows` rows of `width` bytes from src (rows `spitch` bytes apart) to dst (`dpitch` apart): 16
+// bytes per thread where the alignment allows (runtime/libs/cub/copy_rows.cu).
+void copy_rows(const void* src, std::int64_t spitch, void* dst, std::int64_t dpitch, std::int64_t width,
+               std::int64_t rows, cudaStream_t stream);
+
 // out[i] = in[idx[i]] (elements of itemsize bytes; every index in range).
 void take(std::size_t itemsize, const void* in, const std::int64_t* idx, std::int64_t m, void* out,
           cudaStream_t stream);

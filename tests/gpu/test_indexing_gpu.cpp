@@ -229,3 +229,55 @@ TEST_CASE("an index out of bounds is found by the kernel and raised at the next 
   CHECK(x2[{loom::all, i % 5}].to_host<float>() == std::vector<float>{0, 3, 1, 4, 2, 5, 8, 6, 9, 7});
   CHECK_NOTHROW(loom::synchronize());
 }
+
+namespace {
+
+const void* buffer_of(const Array& a) {
+  const loom::detail::Storage* s = loom::detail::buffer_storage(*a.node());
+  return s ? s->data() : nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("a write into a buffer nothing else holds goes in place and moves the region only", "[gpu][indexing]") {
+  std::mt19937_64 rng(146);
+  for (DType t : {DType::Float32, DType::Int8, DType::Complex128, DType::Bool}) {
+    INFO(loom::name(t));
+    const Array start = loom::test::random_array(t, {40, 30, 20}, rng).eval();
+    const Array region = loom::test::random_array(t, {10, 20}, rng).eval();
+    // What the lazy path gives (another handle holds the start: no in-place write).
+    Array lazy = start;
+    lazy[{3, loom::Slice(5, 15), loom::all}] = region;
+    lazy[{loom::Slice(0, 40, 3), 7, loom::Slice(1, 19, 2)}] = region[{loom::Slice(0, 9), 0}];
+    lazy[{-1}] = region[0][0];
+    const std::vector<std::byte> want = loom::test::device_of(lazy).data;
+    // The same writes on a copy that nothing else holds: in place, the buffer kept.
+    Array x = start.copy().eval();
+    const void* before = buffer_of(x);
+    loom::reset_cache_stats();
+    x[{3, loom::Slice(5, 15), loom::all}] = region;  // evaluated already: no generated kernel, a row copy
+    CHECK(loom::cache_stats().launches == 0);
+    x[{loom::Slice(0, 40, 3), 7, loom::Slice(1, 19, 2)}] = region[{loom::Slice(0, 9), 0}];
+    x[{-1}] = region[0][0];  // a broadcast value: one kernel makes the region's values
+    CHECK(buffer_of(x) == before);
+    CHECK(loom::test::device_of(x).data == want);
+    CHECK(buffer_of(x) == before);
+  }
+  // op= reads the region in the kernel that makes its values; a reversed slice stays lazy.
+  Array y = loom::arange(24).astype(DType::Float64).reshape({4, 6}).copy().eval();
+  const void* yb = buffer_of(y);
+  y[{loom::Slice(1, 3), loom::Slice(2, 5)}] += 100;
+  CHECK(buffer_of(y) == yb);
+  y[{0, loom::Slice(loom::none, loom::none, -1)}] = loom::arange(6).astype(DType::Float64);
+  CHECK(buffer_of(y) != yb);  // a new value (lazy)
+  CHECK(y.to_host<double>() == std::vector<double>{5, 4, 3, 2, 1, 0, 6, 7, 108, 109, 110, 11,
+                                                   12, 13, 114, 115, 116, 17, 18, 19, 20, 21, 22, 23});
+  // Handles and views taken before a write keep the old values: then the write is not in place.
+  Array z = loom::zeros({3, 4}, DType::Float32).copy().eval();
+  const Array row = z[1];
+  const Array other = z;
+  z[{1, loom::Slice(0, 2)}] = 5;
+  CHECK(row.to_host<float>() == std::vector<float>{0, 0, 0, 0});
+  CHECK(other.to_host<float>() == std::vector<float>(12, 0.0f));
+  CHECK(z.to_host<float>() == std::vector<float>{0, 0, 0, 0, 5, 5, 0, 0, 0, 0, 0, 0});
+}
