@@ -666,7 +666,7 @@ bool write_in_place(Array& x, std::span<const Index> idx, const Array& v, WriteO
   if (vals.dtype() != x.dtype()) vals = astype(vals, x.dtype());
   if (vals.shape() != b.shape) vals = vals.broadcast_to(b.shape);
   // (eval() gives a buffer node: its layout is the node's own)
-  Array ready = vals.eval();
+  Array ready = vals.node()->op == detail::Op::Buffer ? vals : vals.eval();
   if (!is_c_contiguous(ready.shape(), ready.node()->strides())) ready = Array(detail::make_copy(ready.node(), true)).eval();
   const detail::Storage* src = detail::buffer_storage(*ready.node());
   const std::int64_t src_offset = ready.node()->offset();

@@ -10,13 +10,27 @@ namespace loom::algo {
 
 namespace {
 
+// Words a thread moves per row: all loaded before any is stored (several loads in flight).
+constexpr int kUnroll = 4;
+
 template <class W>
 __global__ void copy_rows_kernel(const char* src, std::int64_t spitch, char* dst, std::int64_t dpitch, std::int64_t words,
                                  std::int64_t rows) {
-  const std::int64_t col = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (col >= words) return;
+  const std::int64_t col0 = static_cast<std::int64_t>(blockIdx.x) * blockDim.x * kUnroll + threadIdx.x;
   for (std::int64_t r = blockIdx.y; r < rows; r += gridDim.y) {
-    reinterpret_cast<W*>(dst + r * dpitch)[col] = reinterpret_cast<const W*>(src + r * spitch)[col];
+    const W* s = reinterpret_cast<const W*>(src + r * spitch);
+    W* d = reinterpret_cast<W*>(dst + r * dpitch);
+    W v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const std::int64_t c = col0 + static_cast<std::int64_t>(u) * blockDim.x;
+      if (c < words) v[u] = s[c];
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const std::int64_t c = col0 + static_cast<std::int64_t>(u) * blockDim.x;
+      if (c < words) d[c] = v[u];
+    }
   }
 }
 
@@ -24,7 +38,8 @@ template <class W>
 void launch(const void* src, std::int64_t spitch, void* dst, std::int64_t dpitch, std::int64_t width, std::int64_t rows,
             cudaStream_t stream) {
   const std::int64_t words = width / static_cast<std::int64_t>(sizeof(W));
-  const dim3 grid(static_cast<unsigned>((words + detail::kThreads - 1) / detail::kThreads),
+  const std::int64_t per_block = std::int64_t{detail::kThreads} * kUnroll;
+  const dim3 grid(static_cast<unsigned>((words + per_block - 1) / per_block),
                   static_cast<unsigned>(std::min<std::int64_t>(rows, 65535)));
   copy_rows_kernel<W><<<grid, detail::kThreads, 0, stream>>>(static_cast<const char*>(src), spitch,
                                                              static_cast<char*>(dst), dpitch, words, rows);
