@@ -67,9 +67,10 @@ Array scatter_set(const Array& x, const Array& pos, const Array& val);
 Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp op);
 // The same into x's own buffer, when x is evaluated on a GPU, C-contiguous, and held by nothing
 // but x and `snapshot` (the IndexRef's read of x[idx]), and idx is basic with forward steps: the
-// region's values are evaluated (one kernel, or none) and copied into it (row copies): true.
-// false: nothing done (the caller writes lazily). lib/calls/indexing.cpp.
-bool write_in_place(Array& x, std::span<const Index> idx, const Array& v, WriteOp op, const Array* snapshot);
+// region's values are evaluated (one kernel, or none) and copied into it (row copies): "".
+// Else nothing is done (the caller writes lazily), and the text says why not.
+// lib/calls/indexing.cpp.
+std::string write_in_place(Array& x, std::span<const Index> idx, const Array& v, WriteOp op, const Array* snapshot);
 // x with v combined into the elements x[idx] selects, every duplicate of an integer-array index
 // included (np.add.at; lib/calls/scatter.cpp). Without integer arrays: write(x, idx, v, op).
 // ufunc_at: NumPy's ufunc.at casting (x.at() keeps NumPy's in-place same_kind rule).

@@ -24,6 +24,7 @@
 #include "calls/call_helpers.hpp"
 #include "calls/write_helpers.hpp"
 #include "exec/storage.hpp"
+#include "exec/write_notes.hpp"
 #include "graph/node.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
@@ -567,8 +568,14 @@ namespace {
 // x's buffer when a write may go into it: on a GPU, evaluated, C-contiguous from its start, and
 // held by nothing but x's handle (and `snapshot`, the IndexRef's own read of x[index], when
 // nothing else holds that). Then no handle, view or pending expression can see the old values.
-std::shared_ptr<detail::Storage> sole_buffer(const Array& x, const Array* snapshot) {
-  if (!rt::has_gpu() || !x.valid() || x.node().use_count() != 1) return nullptr;
+// Else null, and why not.
+struct SoleBuffer {
+  std::shared_ptr<detail::Storage> storage;
+  const char* why_not = "";
+};
+SoleBuffer sole_buffer(const Array& x, const Array* snapshot) {
+  if (!rt::has_gpu()) return {nullptr, "no GPU"};
+  if (!x.valid()) return {nullptr, "an empty handle"};
   const detail::Node& n = *x.node();
   std::shared_ptr<detail::Storage> s;
   Shape strides;
@@ -582,13 +589,19 @@ std::shared_ptr<detail::Storage> sole_buffer(const Array& x, const Array* snapsh
     strides = n.strides();
     offset = n.offset();
   }
-  if (!s || s->on_host() || offset != 0 || !is_c_contiguous(n.shape, strides)) return nullptr;
+  if (!s) return {nullptr, "x is not evaluated: the write fuses into the expression that computes it"};
+  if (s->on_host() || offset != 0 || !is_c_contiguous(n.shape, strides)) {
+    return {nullptr, "x is a view, or not C-contiguous"};
+  }
+  const char* shared = "another handle, a view taken before, or a pending expression holds x's buffer";
+  if (x.node().use_count() != 1) return {nullptr, shared};
   long holders = 2;  // x's node and `s`
   if (snapshot && snapshot->valid() && detail::buffer_storage(*snapshot->node()) == s.get()) {
-    if (snapshot->node().use_count() != 1) return nullptr;
+    if (snapshot->node().use_count() != 1) return {nullptr, shared};
     ++holders;
   }
-  return s.use_count() == holders ? s : nullptr;
+  if (s.use_count() != holders) return {nullptr, shared};
+  return {s, ""};
 }
 
 // A region of a C-contiguous array as a box: element offset, extents and (positive) element
@@ -646,20 +659,21 @@ constexpr std::int64_t kMaxBoxCopies = 1024;
 
 namespace detail {
 
-bool write_in_place(Array& x, std::span<const Index> idx, const Array& v, WriteOp op, const Array* snapshot) {
+std::string write_in_place(Array& x, std::span<const Index> idx, const Array& v, WriteOp op, const Array* snapshot) {
   for (const Index& e : idx) {
-    if (std::holds_alternative<IndexArray>(e.value())) return false;
+    if (std::holds_alternative<IndexArray>(e.value())) return "the index has integer arrays or a mask";
   }
-  const std::shared_ptr<detail::Storage> buf = sole_buffer(x, snapshot);
-  if (!buf) return false;
+  const SoleBuffer sole = sole_buffer(x, snapshot);
+  if (!sole.storage) return sole.why_not;
+  const std::shared_ptr<detail::Storage>& buf = sole.storage;
   const BasicIndex b = basic_index(x.shape(), idx);
   const std::optional<Box> box = region_box(x.shape(), b);
-  if (!box) return false;
+  if (!box) return "a reversed slice";
   std::int64_t copies = 1;
   for (std::size_t d = 0; d + 2 < box->shape.size(); ++d) copies *= box->shape[d];
-  if (copies > kMaxBoxCopies) return false;
+  if (copies > kMaxBoxCopies) return fmt::format("the region takes more than {} row copies", kMaxBoxCopies);
   const Array fitted = calls::fit_value(v, b.shape);  // NumPy's broadcast error
-  if (b.shape.numel() == 0) return true;
+  if (b.shape.numel() == 0) return "";
   // The region's new values, C-contiguous: v itself when it is that already, else one kernel
   // (the cast, the broadcast, and for op= the read of the region, fused).
   Array vals = op == WriteOp::Set ? fitted : calls::combine(op, x.index(idx), fitted);
@@ -676,7 +690,7 @@ bool write_in_place(Array& x, std::span<const Index> idx, const Array& v, WriteO
   const std::size_t item = itemsize(x.dtype());
   copy_into_box(static_cast<const char*>(src->data()) + src_offset * static_cast<std::int64_t>(item), buf->data(), *box,
                 item, stream);
-  return true;
+  return "";
 }
 
 Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp op) {
@@ -751,8 +765,10 @@ IndexRef::IndexRef(Array& target, std::vector<Index> index)
 // x[index] = v and x[index] op= v: into x's buffer when nothing else holds it (the region's
 // bytes move, not the array's), else a new lazy value.
 void IndexRef::write(WriteOp op, const Array& v) const {
-  if (detail::write_in_place(*target_, index_, v, op, this)) return;
+  const std::string why_not = detail::write_in_place(*target_, index_, v, op, this);
+  if (why_not.empty()) return;
   *target_ = detail::write(*target_, index_, v, op);
+  exec::note_write(target_->node(), "a write: a new array, not in place (" + why_not + ")");
 }
 void IndexRef::operator=(const Array& v) && { write(WriteOp::Set, v); }
 void IndexRef::operator=(const IndexRef& v) && { write(WriteOp::Set, static_cast<const Array&>(v)); }

@@ -15,6 +15,7 @@
 #include "exec/calls.hpp"
 #include "exec/kernel_cache.hpp"
 #include "exec/realize.hpp"
+#include "exec/write_notes.hpp"
 #include "runtime/device.hpp"
 
 namespace loom {
@@ -119,6 +120,7 @@ std::string explain_string(const std::vector<Array>& arrays) {
       const detail::Node& r = *kp.roots[o];
       s += fmt::format("  writes out{}: {}{} = {}\n", o, name(r.dtype), to_string(r.shape),
                        codegen::expression_text(kp, static_cast<int>(o)));
+      if (const std::string note = exec::write_note(r); !note.empty()) s += "    (" + note + ")\n";
     }
     for (std::size_t j = 0; j < kp.leaves.size(); ++j) {
       s += "  reads  " + leaf_text(kp.leaves[j], static_cast<int>(j)) + "\n";

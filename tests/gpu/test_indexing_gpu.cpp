@@ -269,7 +269,8 @@ TEST_CASE("a write into a buffer nothing else holds goes in place and moves the 
   y[{loom::Slice(1, 3), loom::Slice(2, 5)}] += 100;
   CHECK(buffer_of(y) == yb);
   y[{0, loom::Slice(loom::none, loom::none, -1)}] = loom::arange(6).astype(DType::Float64);
-  CHECK(buffer_of(y) != yb);  // a new value (lazy)
+  CHECK(buffer_of(y) != yb);  // a new value (lazy), and explain says why
+  CHECK_THAT(loom::explain_string({y}), Catch::Matchers::Contains("(a write: a new array, not in place (a reversed slice))"));
   CHECK(y.to_host<double>() == std::vector<double>{5, 4, 3, 2, 1, 0, 6, 7, 108, 109, 110, 11,
                                                    12, 13, 114, 115, 116, 17, 18, 19, 20, 21, 22, 23});
   // Handles and views taken before a write keep the old values: then the write is not in place.
@@ -277,6 +278,9 @@ TEST_CASE("a write into a buffer nothing else holds goes in place and moves the 
   const Array row = z[1];
   const Array other = z;
   z[{1, loom::Slice(0, 2)}] = 5;
+  CHECK_THAT(loom::explain_string({z}),
+             Catch::Matchers::Contains("not in place (another handle, a view taken before, or a pending expression holds "
+                                       "x's buffer)"));
   CHECK(row.to_host<float>() == std::vector<float>{0, 0, 0, 0});
   CHECK(other.to_host<float>() == std::vector<float>(12, 0.0f));
   CHECK(z.to_host<float>() == std::vector<float>{0, 0, 0, 0, 5, 5, 0, 0, 0, 0, 0, 0});

@@ -301,3 +301,18 @@ TEST_CASE("put and place take a C++ number as the value", "[indexing]") {
   loom::place(y, y > 5, Array(1.5f));
   CHECK(y.to_host<float>() == std::vector<float>{0, 1.5f, 2, 3, 1.5f});
 }
+
+TEST_CASE("explain says why a write is not in place", "[indexing]") {
+  Array x = loom::zeros({4, 5}, DType::Float32);
+  x[{1, loom::Slice(1, 3)}] = 2;
+  const std::string e = loom::explain_string({x});
+  if (loom::gpu_available()) {
+    CHECK_THAT(e, Contains("(a write: a new array, not in place (x is not evaluated: the write fuses into the "
+                           "expression that computes it))"));
+  } else {
+    CHECK_THAT(e, Contains("(a write: a new array, not in place (no GPU))"));
+  }
+  Array y = x;
+  y[{loom::test::int_array({2}, {0, 0})}] = 1;
+  CHECK_THAT(loom::explain_string({y}), Contains("not in place (the index has integer arrays or a mask)"));
+}
