@@ -69,7 +69,7 @@ Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp 
 // but x and `snapshot` (the IndexRef's read of x[idx]), and idx is basic with forward steps: the
 // region's values are evaluated (one kernel, or none) and copied into it (row copies): "".
 // Else nothing is done (the caller writes lazily), and the text says why not.
-// lib/calls/indexing.cpp.
+// lib/calls/in_place_write.cpp.
 std::string write_in_place(Array& x, std::span<const Index> idx, const Array& v, WriteOp op, const Array* snapshot);
 // x with v combined into the elements x[idx] selects, every duplicate of an integer-array index
 // included (np.add.at; lib/calls/scatter.cpp). Without integer arrays: write(x, idx, v, op).

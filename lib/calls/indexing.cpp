@@ -23,11 +23,8 @@
 #include "api/builders.hpp"
 #include "calls/call_helpers.hpp"
 #include "calls/write_helpers.hpp"
-#include "exec/storage.hpp"
 #include "exec/write_notes.hpp"
 #include "graph/node.hpp"
-#include "runtime/cuda_check.hpp"
-#include "runtime/device.hpp"
 
 namespace loom {
 
@@ -342,98 +339,7 @@ Array take_along_axis(const Array& a, const Array& indices, int axis) {
   return gather_at(a, p.coords, p.shape);
 }
 
-// --- writes ---
-
-namespace calls {
-
-const char* ufunc_name(WriteOp op) {
-  switch (op) {
-    case WriteOp::Set: return "set";
-    case WriteOp::Add: return "add";
-    case WriteOp::Subtract: return "subtract";
-    case WriteOp::Multiply: return "multiply";
-    case WriteOp::Divide: return "divide";
-    case WriteOp::FloorDivide: return "floor_divide";
-    case WriteOp::Remainder: return "remainder";
-    case WriteOp::Power: return "power";
-    case WriteOp::Min: return "minimum";
-    case WriteOp::Max: return "maximum";
-    case WriteOp::BitAnd: return "bitwise_and";
-    case WriteOp::BitOr: return "bitwise_or";
-    case WriteOp::BitXor: return "bitwise_xor";
-    case WriteOp::LeftShift: return "left_shift";
-    case WriteOp::RightShift: return "right_shift";
-  }
-  return "?";
-}
-
-// x op v (NumPy's ufunc of that name; Set gives v).
-Array combine(WriteOp op, const Array& x, const Array& v) {
-  switch (op) {
-    case WriteOp::Set: return v;
-    case WriteOp::Add: return add(x, v);
-    case WriteOp::Subtract: return subtract(x, v);
-    case WriteOp::Multiply: return multiply(x, v);
-    case WriteOp::Divide: return true_divide(x, v);
-    case WriteOp::FloorDivide: return floor_divide(x, v);
-    case WriteOp::Remainder: return remainder(x, v);
-    case WriteOp::Power: return power(x, v);
-    case WriteOp::Min: return minimum(x, v);
-    case WriteOp::Max: return maximum(x, v);
-    case WriteOp::BitAnd: return bitwise_and(x, v);
-    case WriteOp::BitOr: return bitwise_or(x, v);
-    case WriteOp::BitXor: return bitwise_xor(x, v);
-    case WriteOp::LeftShift: return left_shift(x, v);
-    case WriteOp::RightShift: return right_shift(x, v);
-  }
-  return v;
-}
-
-// NumPy's can_cast(from, to, "same_kind"): safe casts, or casts within a kind or to a later one
-// (bool < unsigned < signed < float < complex).
-bool same_kind(DType from, DType to) {
-  const auto rank = [](DType t) {
-    switch (kind(t)) {
-      case DKind::Bool: return 0;
-      case DKind::Unsigned: return 1;
-      case DKind::Signed: return 2;
-      case DKind::Float: return 3;
-      case DKind::Complex: return 4;
-    }
-    return 4;
-  };
-  return can_cast_safe(from, to) || rank(from) <= rank(to);
-}
-
-[[noreturn]] void broadcast_error(const Shape& from, const Shape& into) {
-  throw ValueError(fmt::format("could not broadcast input array from shape {} into shape {}",
-                               detail::compact(from), detail::compact(into)));
-}
-
-// v broadcast to `shape` (NumPy's assignment broadcasting: v may have more leading dims of 1).
-Array fit_value(const Array& v, const Shape& shape) {
-  Shape s = v.shape();
-  int lead = s.size() - shape.size();
-  for (int d = 0; d < lead; ++d) {
-    if (s[d] != 1) broadcast_error(v.shape(), shape);
-  }
-  Shape trimmed;
-  for (int d = std::max(lead, 0); d < s.size(); ++d) trimmed.push_back(s[d]);
-  for (int d = 0; d < trimmed.size(); ++d) {
-    const std::int64_t want = shape[shape.size() - trimmed.size() + d];
-    if (trimmed[d] != 1 && trimmed[d] != want) broadcast_error(v.shape(), shape);
-  }
-  return trimmed == v.shape() ? v : v.reshape(trimmed);
-}
-
-void check_same_kind(WriteOp op, DType result, DType target) {
-  if (!same_kind(result, target)) {
-    throw DTypeError(fmt::format("Cannot cast ufunc '{}' output from dtype('{}') to dtype('{}') with casting rule 'same_kind'",
-                                 ufunc_name(op), name(result), name(target)));
-  }
-}
-
-}  // namespace calls
+// --- writes (NumPy's ufuncs and casting for them: write_helpers.cpp) ---
 
 namespace {
 
@@ -561,137 +467,7 @@ Array write_mask(const Array& x, const Array& mask, const Array& v, WriteOp op) 
 
 }  // namespace
 
-// --- in-place writes ---
-
-namespace {
-
-// x's buffer when a write may go into it: on a GPU, evaluated, C-contiguous from its start, and
-// held by nothing but x's handle (and `snapshot`, the IndexRef's own read of x[index], when
-// nothing else holds that). Then no handle, view or pending expression can see the old values.
-// Else null, and why not.
-struct SoleBuffer {
-  std::shared_ptr<detail::Storage> storage;
-  const char* why_not = "";
-};
-SoleBuffer sole_buffer(const Array& x, const Array* snapshot) {
-  if (!rt::has_gpu()) return {nullptr, "no GPU"};
-  if (!x.valid()) return {nullptr, "an empty handle"};
-  const detail::Node& n = *x.node();
-  std::shared_ptr<detail::Storage> s;
-  Shape strides;
-  std::int64_t offset = 0;
-  if (const detail::Realized* r = n.realized()) {
-    s = r->storage;
-    strides = r->strides;
-    offset = r->offset;
-  } else if (n.op == detail::Op::Buffer) {
-    s = n.storage();
-    strides = n.strides();
-    offset = n.offset();
-  }
-  if (!s) return {nullptr, "x is not evaluated: the write fuses into the expression that computes it"};
-  if (s->on_host() || offset != 0 || !is_c_contiguous(n.shape, strides)) {
-    return {nullptr, "x is a view, or not C-contiguous"};
-  }
-  const char* shared = "another handle, a view taken before, or a pending expression holds x's buffer";
-  if (x.node().use_count() != 1) return {nullptr, shared};
-  long holders = 2;  // x's node and `s`
-  if (snapshot && snapshot->valid() && detail::buffer_storage(*snapshot->node()) == s.get()) {
-    if (snapshot->node().use_count() != 1) return {nullptr, shared};
-    ++holders;
-  }
-  if (s.use_count() != holders) return {nullptr, shared};
-  return {s, ""};
-}
-
-// A region of a C-contiguous array as a box: element offset, extents and (positive) element
-// strides, dims of one dropped and neighbours that run on merged.
-struct Box {
-  std::int64_t offset = 0;
-  std::vector<std::int64_t> shape, strides;
-};
-std::optional<Box> region_box(const Shape& xshape, const detail::BasicIndex& b) {
-  const Shape cs = contiguous_strides(xshape);
-  Box box;
-  for (int k = 0; k < b.map.in_ndim; ++k) box.offset += b.map.offset[k] * cs[k];
-  for (int i = 0; i < b.map.out_ndim; ++i) {
-    if (b.shape[i] == 1 || b.map.dim[i] < 0) continue;
-    const std::int64_t st = cs[b.map.dim[i]] * b.map.coef[i];
-    if (st <= 0) return std::nullopt;  // a reversed slice: written lazily
-    if (!box.shape.empty() && box.strides.back() == st * b.shape[i]) {
-      box.shape.back() *= b.shape[i];
-      box.strides.back() = st;
-      continue;
-    }
-    box.shape.push_back(b.shape[i]);
-    box.strides.push_back(st);
-  }
-  return box;
-}
-
-// Copies the C-contiguous region values `src` into the box of dst (elements of `item` bytes): a
-// copy of rows (of the innermost run) per index of the outer dims.
-void copy_into_box(const void* src, void* dst, const Box& box, std::size_t item, cudaStream_t stream) {
-  const int nd = static_cast<int>(box.shape.size());
-  const std::int64_t inner = nd >= 1 && box.strides[static_cast<std::size_t>(nd - 1)] == 1 ? box.shape.back() : 1;
-  const int rows_dim = inner > 1 ? nd - 2 : nd - 1;  // the dim the row copy steps down
-  const std::int64_t rows = rows_dim >= 0 ? box.shape[static_cast<std::size_t>(rows_dim)] : 1;
-  const std::int64_t pitch = rows_dim >= 0 ? box.strides[static_cast<std::size_t>(rows_dim)] : inner;  // one row: any pitch >= its width
-  std::int64_t outer = 1;
-  for (int d = 0; d < rows_dim; ++d) outer *= box.shape[static_cast<std::size_t>(d)];
-  const auto* s = static_cast<const char*>(src);
-  auto* t = static_cast<char*>(dst);
-  for (std::int64_t o = 0; o < outer; ++o) {
-    std::int64_t off = box.offset, rest = o;
-    for (int d = rows_dim - 1; d >= 0; --d) {
-      off += (rest % box.shape[static_cast<std::size_t>(d)]) * box.strides[static_cast<std::size_t>(d)];
-      rest /= box.shape[static_cast<std::size_t>(d)];
-    }
-    const auto it = static_cast<std::int64_t>(item);
-    algo::copy_rows(s + o * rows * inner * it, inner * it, t + off * it, pitch * it, inner * it, rows, stream);
-  }
-}
-
-// Most row copies one in-place write issues (more: the write stays a lazy where over x).
-constexpr std::int64_t kMaxBoxCopies = 1024;
-
-}  // namespace
-
 namespace detail {
-
-std::string write_in_place(Array& x, std::span<const Index> idx, const Array& v, WriteOp op, const Array* snapshot) {
-  for (const Index& e : idx) {
-    if (std::holds_alternative<IndexArray>(e.value())) return "the index has integer arrays or a mask";
-  }
-  const SoleBuffer sole = sole_buffer(x, snapshot);
-  if (!sole.storage) return sole.why_not;
-  const std::shared_ptr<detail::Storage>& buf = sole.storage;
-  const BasicIndex b = basic_index(x.shape(), idx);
-  const std::optional<Box> box = region_box(x.shape(), b);
-  if (!box) return "a reversed slice";
-  std::int64_t copies = 1;
-  for (std::size_t d = 0; d + 2 < box->shape.size(); ++d) copies *= box->shape[d];
-  if (copies > kMaxBoxCopies) return fmt::format("the region takes more than {} row copies", kMaxBoxCopies);
-  const Array fitted = calls::fit_value(v, b.shape);  // NumPy's broadcast error
-  if (b.shape.numel() == 0) return "";
-  // The region's new values, C-contiguous: v itself when it is that already, else one kernel
-  // (the cast, the broadcast, and for op= the read of the region, fused).
-  Array vals = op == WriteOp::Set ? fitted : calls::combine(op, x.index(idx), fitted);
-  if (vals.dtype() != x.dtype()) vals = astype(vals, x.dtype());
-  if (vals.shape() != b.shape) vals = vals.broadcast_to(b.shape);
-  // (eval() gives a buffer node: its layout is the node's own)
-  Array ready = vals.node()->op == detail::Op::Buffer ? vals : vals.eval();
-  if (!is_c_contiguous(ready.shape(), ready.node()->strides())) ready = Array(detail::make_copy(ready.node(), true)).eval();
-  const detail::Storage* src = detail::buffer_storage(*ready.node());
-  const std::int64_t src_offset = ready.node()->offset();
-  const cudaStream_t stream = rt::current_stream(buf->placement().index);
-  exec::order_after_last_use(*buf, stream);
-  exec::order_after_last_use(*src, stream);
-  const std::size_t item = itemsize(x.dtype());
-  copy_into_box(static_cast<const char*>(src->data()) + src_offset * static_cast<std::int64_t>(item), buf->data(), *box,
-                item, stream);
-  return "";
-}
 
 Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp op) {
   bool arrays = false;

@@ -1,7 +1,7 @@
 #pragma once
-// What the writes share (lib/calls/indexing.cpp: setitem and the .at() family; lib/calls/
+// What the writes share (lib/calls/indexing.cpp: setitem and the .at() family; in_place_write.cpp;
 // scatter.cpp: the ufunc.at family and bincount): NumPy's ufunc for each WriteOp, its casting
-// rule and the broadcasting of an assigned value, with NumPy's wording.
+// rule and the broadcasting of an assigned value, with NumPy's wording (write_helpers.cpp).
 
 #include <loom/array.hpp>
 
