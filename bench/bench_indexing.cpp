@@ -61,6 +61,11 @@ int main(int argc, char** argv) {
   std::printf("region write in place: %llu kernel(s)\n", static_cast<unsigned long long>(kernels(region_in_place)));
   rep.bandwidth("region write 4096^2 into 8192^2 f32, in place (region bytes)", loom::bench::time_ms(region_in_place),
                 8.0 * r * r);
+  // The same on the GPU alone (events around back-to-back calls): without the launch and
+  // synchronize latency (PERF.md: 8.6 us), which time_ms counts and a 45-us copy cannot hide.
+  rep.bandwidth("  the same, GPU time (gpu_ms: no launch + sync latency)", loom::bench::gpu_ms(region_in_place),
+                8.0 * r * r);
+  rep.time("  the same, host time per call (no sync)", loom::bench::host_ms(region_in_place));
   std::printf("region write: %llu kernel(s)\n", static_cast<unsigned long long>(kernels(region_write)));
   rep.bandwidth("region write 4096^2 into 8192^2 f32, shared buffer: a new array (region bytes)",
                 loom::bench::time_ms(region_write), 8.0 * r * r);
@@ -90,6 +95,12 @@ int main(int argc, char** argv) {
   };
   std::printf("heat step: %llu kernel(s)\n", static_cast<unsigned long long>(kernels(heat)));
   rep.bandwidth("heat step 4096^2 f32 (5-point stencil + 4 boundary writes)", loom::bench::time_ms(heat), 8.0 * h * h);
+  rep.bandwidth("  the same, GPU time (gpu_ms: no launch + sync latency)", loom::bench::gpu_ms(heat), 8.0 * h * h);
+  rep.time("  the same, host time per call (build, plan, launch; no sync)", loom::bench::host_ms(heat));
+  // The stencil alone as a new (4094^2) array: what the fused write chain compares with.
+  rep.bandwidth("5-point stencil alone, 4094^2 output (no writes)", loom::bench::time_ms([&] {
+                  (u[{in, in}] + 0.1f * (u[{lo, in}] + u[{hi, in}] + u[{in, lo}] + u[{in, hi}] - 4.0f * u[{in, in}])).eval();
+                }), 8.0 * (h - 2) * (h - 2));
   // Accumulating scatters: 2^26 float32 values at random positions (int64); the least is a read
   // of each position and value (12 B; counts: 8 B).
   const Array w = loom::random::uniform(-1.0, 1.0, {n}, DType::Float32).eval();

@@ -60,6 +60,20 @@ inline double gpu_ms(const std::function<void()>& f, int reps = 20, int warm = 3
   return static_cast<double>(ms) / reps;
 }
 
+// ms per call of f on the host alone: calls issued back to back with no synchronize (the graph
+// built, planned and launched; the GPU catches up later). A diagnostic: when it is near gpu_ms,
+// the host, not the GPU, sets the pace.
+inline double host_ms(const std::function<void()>& f, int reps = 20, int warm = 3) {
+  using Clock = std::chrono::steady_clock;
+  for (int i = 0; i < warm; ++i) f();
+  loom::synchronize();
+  const auto t0 = Clock::now();
+  for (int i = 0; i < reps; ++i) f();
+  const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count() / reps;
+  loom::synchronize();
+  return ms;
+}
+
 // The copy ceiling in GB/s: a 1 GiB device-to-device cudaMemcpy, read + write bytes.
 inline double copy_ceiling_gbs() {
   const std::size_t bytes = std::size_t{1} << 30;

@@ -210,7 +210,7 @@ class Analyzer {
     return {contiguous_strides(n.shape), 0};
   }
 
-  int visit_leaf(const Node* n, const Form& f) {
+  int visit_leaf(const Node* n, const Form& f, int guard) {
     Leaf leaf;
     leaf.node = n;
     leaf.dtype = n->dtype;
@@ -231,7 +231,10 @@ class Analyzer {
         leaf.idx[0].c0 = offset;
         leaf.num_idx = 0;
       }
-      return add_leaf(std::move(leaf), n);
+      leaf.guard = guard;
+      const int id = add_leaf(std::move(leaf), n);
+      plan_.values.back().guard = guard;
+      return id;
     }
     switch (n->op) {
       case Op::Constant: leaf.kind = LeafKind::Scalar; return add_leaf(std::move(leaf), n);
@@ -261,6 +264,7 @@ class Analyzer {
       case Op::Reshape:
       case Op::Reduce:
       case Op::Gather:
+      case Op::Place:
 #include "graph/elementwise_cases.inc"
         break;
     }
@@ -291,15 +295,26 @@ class Analyzer {
 
   // A node reached twice with the same form is emitted once. Kernels hold at most a few hundred
   // (node, form) pairs: a flat list, compared by node first, beats hashing big forms.
-  int find_memo(const Node* n, const Form& f) const {
+  int find_memo(const Node* n, const Form& f, int guard) const {
     for (const Memo& m : memo_) {
-      if (m.node == n && m.form == f) return m.id;
+      if (m.node == n && m.guard == guard && m.form == f) return m.id;
     }
     return -1;
   }
 
+  // A bool value of the guards below a Place: op (logical and / not) of values a and b.
+  int add_guard(Op op, int a, int b = -1) {
+    KValue v;
+    v.op = op;
+    v.dtype = DType::Bool;
+    v.in = {a, b, -1};
+    plan_.values.push_back(v);
+    return static_cast<int>(plan_.values.size()) - 1;
+  }
+
   // What visiting a node waits for: the one input of a view or reshape (`chain`, read through
-  // the form `child`), or each input of an elementwise op in turn.
+  // the form `child`), or each input of an elementwise op in turn. A Place visits its mask, then
+  // its piece (through `child`, under the mask), then its base (outside the mask).
   struct Frame {
     const Node* n;
     Form f;
@@ -310,28 +325,43 @@ class Analyzer {
     bool chain = false;
     bool done = false;
     bool awaiting = false;
+    int guard = -1;           // where this node's reads are meaningful (-1: everywhere)
+    bool place = false;
+    int piece_guard = -1, base_guard = -1;
   };
 
   // Starts visiting n under form f: true (and `ret` set to its value id) when that needs no
   // input visited; else a frame for it is pushed.
-  bool start(const Node* n, const Form& f, std::vector<Frame>& stack, int& ret) {
-    if (const int hit = find_memo(n, f); hit >= 0) {
+  bool start(const Node* n, const Form& f, int guard, std::vector<Frame>& stack, int& ret) {
+    // Scalars and generators read no memory: one value for every guard.
+    if (acts_as_leaf(*n) && !n->realized() && n->op != Op::Buffer && n->op != Op::Call) guard = -1;
+    if (const int hit = find_memo(n, f, guard); hit >= 0) {
       ret = hit;
       return true;
     }
     int id = 0;
     const bool own_root = own_.count(n) > 0;
     if (acts_as_leaf(*n) || (!own_root && boundary_.count(n))) {
-      id = visit_leaf(n, f);
-    } else if (n->op == Op::View) {
+      id = visit_leaf(n, f, guard);
+    } else if (n->op == Op::View || (n->op == Op::Place && in_.allow_place)) {
       if (auto m = multi(f, n->shape)) {
         Frame fr{n, f};
-        fr.chain = true;
+        fr.guard = guard;
         fr.child.map = detail::compose(*m, n->map());
+        if (n->op == Op::View) {
+          fr.chain = true;
+        } else {
+          fr.place = true;
+          fr.v.op = Op::Where;
+          fr.v.dtype = n->dtype;
+          fr.v.node = n;
+        }
         stack.push_back(std::move(fr));
         return false;
       }
-      if (split_dim_ < 0) cuts_.push_back(n);  // materialize the view; its consumers then read it contiguously
+      if (split_dim_ < 0) cuts_.push_back(n);  // materialize it; its consumers then read it contiguously
+    } else if (n->op == Op::Place) {
+      if (split_dim_ < 0) cuts_.push_back(n);  // computed by an elementwise kernel of its own
     } else if (n->op == Op::Reduce) {
       if (in_.reduce_terminal) {
         // Its value comes from the reduction this kernel performs (epilogue analysis).
@@ -358,23 +388,27 @@ class Analyzer {
       const int leaf = gathered_leaf(n->inputs[0].get());
       if (leaf >= 0) {
         Frame fr{n, f};
+        fr.guard = guard;
         fr.v.op = n->op;
         fr.v.dtype = n->dtype;
         fr.v.node = n;
         fr.v.leaf = leaf;
+        fr.v.guard = guard;
         fr.next = 1;
         stack.push_back(std::move(fr));
         return false;
       }
     } else {
       Frame fr{n, f};
+      fr.guard = guard;
       fr.v.op = n->op;
       fr.v.dtype = n->dtype;
       fr.v.node = n;
+      if (n->op == Op::CheckIndex) fr.v.guard = guard;  // records an error: not where meaningless
       stack.push_back(std::move(fr));
       return false;
     }
-    memo_.push_back(Memo{n, f, id});
+    memo_.push_back(Memo{n, f, guard, id});
     ret = id;
     return true;
   }
@@ -384,7 +418,9 @@ class Analyzer {
   int visit(const Node* root, const Form& root_form) {
     std::vector<Frame> stack;
     int ret = 0;
-    if (start(root, root_form, stack, ret)) return ret;
+    if (start(root, root_form, -1, stack, ret)) return ret;
+    // A Place's inputs in the order visited (mask, piece, base): its Where value's operands.
+    static constexpr std::array<int, 3> kPlaceOrder{1, 0, 2};
     while (!stack.empty()) {
       Frame& top = stack.back();
       if (top.awaiting) {  // ret is the id of the input it waited for
@@ -395,24 +431,37 @@ class Analyzer {
         } else {
           top.v.in[static_cast<std::size_t>(top.next - 1)] = ret;
         }
+        if (top.place && top.next == 1) {  // the mask: the piece is read inside, the base outside
+          const int g = top.guard;
+          top.piece_guard = g < 0 ? ret : add_guard(Op::LogicalAnd, g, ret);
+          if (top.n->num_inputs == 3) {
+            const int outside = add_guard(Op::LogicalNot, ret);
+            top.base_guard = g < 0 ? outside : add_guard(Op::LogicalAnd, g, outside);
+          }
+        }
       }
       const bool more = top.chain ? !top.done : top.next < top.n->num_inputs;
       if (more) {
         // Copies first: start() may push, moving the frames.
-        const Node* in = top.n->inputs[static_cast<std::size_t>(top.chain ? 0 : top.next)].get();
-        const Form f = top.chain ? top.child : top.f;
+        const int k = top.chain ? 0 : top.place ? kPlaceOrder[static_cast<std::size_t>(top.next)] : top.next;
+        const Node* in = top.n->inputs[static_cast<std::size_t>(k)].get();
+        const Form f = top.chain || (top.place && k == 0) ? top.child : top.f;
+        int g = top.guard;
+        if (top.place && k != 1) g = k == 0 ? top.piece_guard : top.base_guard;
         if (!top.chain) ++top.next;
         top.awaiting = true;
-        start(in, f, stack, ret);
+        start(in, f, g, stack, ret);
         continue;
       }
       int id = top.result;
-      if (!top.chain) {
+      if (top.place && top.n->num_inputs == 2) {
+        id = top.v.in[1];  // no base: the piece (what lies outside the box is never read)
+      } else if (!top.chain) {
         if (top.v.op == Op::Gather) top.v.in = {top.v.in[1], -1, -1};  // its index
         plan_.values.push_back(top.v);
         id = static_cast<int>(plan_.values.size()) - 1;
       }
-      memo_.push_back(Memo{top.n, top.f, id});
+      memo_.push_back(Memo{top.n, top.f, top.guard, id});
       ret = id;
       stack.pop_back();
     }
@@ -428,6 +477,7 @@ class Analyzer {
   struct Memo {
     const Node* node;
     Form form;
+    int guard;
     int id;
   };
   std::vector<Memo> memo_;

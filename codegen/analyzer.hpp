@@ -22,6 +22,9 @@ struct AnalyzerInput {
   // Roots are this kernel's outputs (never read from their own buffers). A reduction's
   // prologue computes values, not outputs: a root another kernel computes is read as a leaf.
   bool roots_are_outputs = true;
+  // Op::Place nodes are computed here, their piece and base read under guards (an elementwise
+  // kernel); otherwise they are cut (computed by a kernel of their own first).
+  bool allow_place = false;
 };
 
 struct Analysis {

@@ -38,6 +38,7 @@ class ElementEmitter {
   void emit_element(const std::string& fn, const std::string& comment);
 
   std::string load_expr(const Leaf& l, const std::string& x) const;
+  std::string guarded(const KValue& v, const std::string& reg, const std::string& e) const;
   std::string store_expr(DType t, const std::string& v) const;
   const std::string& prefix() const { return pre_; }
 

@@ -37,8 +37,9 @@ class Emitter {
     for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
       w_.line("// out{} = {}", o, expression_text(p_, static_cast<int>(o)));
     }
-    w_.line("// {} loop over {} dim(s), {}-bit indexing, {} element(s) per access", path_name(p_.path),
-            nd_, p_.index32 ? 32 : 64, p_.vec);
+    w_.line("// {} loop over {} dim(s), {}-bit indexing, {} element(s) per access{}", path_name(p_.path),
+            nd_, p_.index32 ? 32 : 64, p_.vec,
+            p_.unroll > 1 ? fmt::format(", {} per thread a block's width apart", p_.unroll) : "");
     w_.line("// structural key {:016x}: scalars, sizes and strides are arguments",
             key_digest(p_.key));
     for (const std::string& h : ks.headers) w_.line("#include \"{}\"", h);
@@ -94,15 +95,17 @@ class Emitter {
     return s;
   }
 
-  // The element call at inner position `pos` (scalar path): loads and positions inline.
-  void emit_scalar_call(const std::string& pos, const std::string& out_index) {
+  // The element call at inner position `pos` (scalar path): loads and positions inline; output o
+  // goes to y<o>[out_index], or to z<o>[out_index] when `staged` (the unrolled loop stores later).
+  void emit_scalar_call(const std::string& pos, const std::string& out_index, bool staged = false) {
     std::vector<std::string> args{"a"};
     for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
       const Leaf& l = leaf(j);
       if (l.kind == LeafKind::Scalar || l.kind == LeafKind::Gathered) continue;  // no argument
       if (l.unravel) {
-        if (l.kind == LeafKind::Buffer) {
-          args.push_back(fmt::format("a.in{}[u{}_offset(a, {})]", j, j, lin_of(j, pos)));
+        if (l.kind == LeafKind::Buffer) {  // guarded: the address, read where the guard holds
+          const std::string at = fmt::format("u{}_offset(a, {})", j, lin_of(j, pos));
+          args.push_back(l.guard >= 0 ? fmt::format("a.in{} + {}", j, at) : fmt::format("a.in{}[{}]", j, at));
         } else {
           w_.line("long long r{0}, c{0};", j);
           w_.line("u{0}_rc(a, {1}, r{0}, c{0});", j, lin_of(j, pos));
@@ -116,14 +119,48 @@ class Emitter {
         if (l.tiled) {
           args.push_back(fmt::format("t{}[threadIdx.x][k]", j));
         } else if (l.kind == LeafKind::Buffer) {
-          args.push_back(fmt::format("{}[{}]", ptr_name(j), buffer_index(j, pos)));
+          const std::string at = buffer_index(j, pos);
+          args.push_back(l.guard >= 0 ? fmt::format("{} + {}", ptr_name(j), at) : fmt::format("{}[{}]", ptr_name(j), at));
         } else {
           args.push_back(fmt::format("(long long)({})", affine_at(j, sub, base_name(j, sub), pos)));
         }
       }
     }
-    for (std::size_t o = 0; o < p_.outputs.size(); ++o) args.push_back(fmt::format("{}[{}]", out_ptr(o), out_index));
+    for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
+      args.push_back(fmt::format("{}[{}]", staged ? fmt::format("z{}", o) : out_ptr(o), out_index));
+    }
     w_.line("element({});", fmt::join(args, ", "));
+  }
+
+  // p_.unroll elements a block's width apart from `first` (below `end`): every element computed
+  // into registers, then stored (no store between two elements' loads).
+  void emit_unrolled(const std::string& first, const std::string& end) {
+    const int u = p_.unroll;
+    for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
+      w_.line("{} z{}[{}];", storage_ctype(value(p_.outputs[o]).dtype), o, u);
+    }
+    // All in range (the common case): no bounds check between two elements' loads, so they are
+    // all in flight at once; else the same with checks.
+    for (int checked = 0; checked < 2; ++checked) {
+      if (checked == 0) {
+        w_.open_block(fmt::format("if ({0} + {1} * ({2})blockDim.x < {3})", first, u - 1, idx_t_, end));
+      } else {
+        w_.open_block("else");
+      }
+      for (int phase = 0; phase < 2; ++phase) {
+        w_.line("#pragma unroll");
+        w_.open_block(fmt::format("for (int e = 0; e < {}; ++e)", u));
+        if (checked || phase == 1 || reads_inner()) w_.line("const {0} k = {1} + e * ({0})blockDim.x;", idx_t_, first);
+        if (checked) w_.line("if (k >= {}) break;", end);
+        if (phase == 0) {
+          emit_scalar_call("k", "e", true);
+        } else {
+          for (std::size_t o = 0; o < p_.outputs.size(); ++o) w_.line("{}[k] = z{}[e];", out_ptr(o), o);
+        }
+        w_.close_block();
+      }
+      w_.close_block();
+    }
   }
 
   // For buffers the row base is folded into the pointer; this is the index after it.
@@ -172,7 +209,7 @@ class Emitter {
     const int v = p_.vec;
     for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
       const Leaf& l = leaf(j);
-      if (l.kind != LeafKind::Buffer) continue;
+      if (l.kind != LeafKind::Buffer || l.guard >= 0) continue;  // guarded: read in the element function
       const char* s = storage_ctype(l.dtype);
       if (step_of(l.idx[0], nd_) == Step::Unit) {
         w_.line("const loom::Vec<{0}, {1}> x{2} = *reinterpret_cast<const loom::Vec<{0}, {1}>*>({3} + {4});",
@@ -192,7 +229,11 @@ class Emitter {
       const Leaf& l = leaf(j);
       if (l.kind == LeafKind::Scalar || l.kind == LeafKind::Gathered) continue;
       if (l.kind == LeafKind::Buffer) {
-        args.push_back(step_of(l.idx[0], nd_) == Step::Unit ? fmt::format("x{}.v[e]", j) : fmt::format("x{}", j));
+        if (l.guard >= 0) {
+          args.push_back(fmt::format("{} + {}", ptr_name(j), buffer_index(j, pos)));
+        } else {
+          args.push_back(step_of(l.idx[0], nd_) == Step::Unit ? fmt::format("x{}.v[e]", j) : fmt::format("x{}", j));
+        }
         continue;
       }
       const int subs = l.kind == LeafKind::Eye ? 2 : 1;
@@ -214,6 +255,13 @@ class Emitter {
     w_.open_block(fmt::format("{}(const __grid_constant__ Args a)", name));
     switch (p_.path) {
       case Path::Flat: {
+        if (p_.unroll > 1) {
+          w_.line("const {0} i = ({0})blockIdx.x * blockDim.x * {1} + threadIdx.x;", it, p_.unroll);
+          w_.line("if (i >= a.n) return;");
+          emit_bases(0, "0");
+          emit_unrolled("i", "a.n");
+          break;
+        }
         w_.line("const {0} i = (({0})blockIdx.x * blockDim.x + threadIdx.x) * {1};", it, v);
         w_.line("if (i >= a.n) return;");
         emit_bases(0, "0");
@@ -229,13 +277,22 @@ class Emitter {
         break;
       }
       case Path::Rows: {
-        w_.line("const {0} i = (({0})blockIdx.x * blockDim.x + threadIdx.x) * {1};", it, v);
+        if (p_.unroll > 1) {
+          w_.line("const {0} i = ({0})blockIdx.x * blockDim.x * {1} + threadIdx.x;", it, p_.unroll);
+        } else {
+          w_.line("const {0} i = (({0})blockIdx.x * blockDim.x + threadIdx.x) * {1};", it, v);
+        }
         w_.line("if (i >= a.inner) return;");
         w_.open_block(fmt::format(
             "for ({0} row = ({0})blockIdx.y * blockDim.y + threadIdx.y; row < a.rows; row += ({0})gridDim.y * blockDim.y)",
             it));
         emit_unravel("row", nd_ - 1, reads_outer());
         emit_bases(nd_ - 1, "row * a.inner");
+        if (p_.unroll > 1) {
+          emit_unrolled("i", "a.inner");
+          w_.close_block();
+          break;
+        }
         if (v > 1) {
           w_.open_block(fmt::format("if (a.inner - i >= {})", v));
           emit_vector_body("i");

@@ -344,7 +344,7 @@ LaunchDims launch_dims(const KernelPlan& p, int sm_count, int blocks_per_sm) {
   }
   if (p.path == Path::Rows) {
     const std::int64_t inner = p.shape[nd - 1];
-    const std::int64_t chunks = ceil_div(inner, p.vec);
+    const std::int64_t chunks = ceil_div(inner, std::int64_t{p.vec} * p.unroll);
     // An operand read across rows (a transposed one) wants neighbouring rows in one block:
     // 32 x 8 threads share its sectors in L1 (bench/NOTES.md: 74% of copy vs 45% at 256 x 1).
     bool across = false;
@@ -360,7 +360,7 @@ LaunchDims launch_dims(const KernelPlan& p, int sm_count, int blocks_per_sm) {
     d.grid_y = static_cast<unsigned>(std::min<std::int64_t>(ceil_div(rows, d.block_y), 65535));
     return d;
   }
-  const std::int64_t chunks = ceil_div(std::max<std::int64_t>(p.numel, 1), p.vec);
+  const std::int64_t chunks = ceil_div(std::max<std::int64_t>(p.numel, 1), std::int64_t{p.vec} * p.unroll);
   d.block_x = 256;
   const std::int64_t grid = ceil_div(chunks, 256);
   if (grid > max_grid) {

@@ -30,6 +30,18 @@ bool is_costly(const KValue& v) {
   return false;
 }
 
+// Without vectors, one element per thread leaves a thread's loads too few to cover the memory
+// latency: four elements a thread, loaded together (H100, GPU time, bench/NOTES.md: a 5-point
+// stencil 63% -> 76-80% of copy, a guarded region write 71% -> 98%; 2 per thread and 2-d blocks
+// of 32 x 8 measured no better). Not for kernels bound by costly functions, nor long ones (the
+// element code is inlined once per element, and NVRTC time grows with it).
+void set_unroll(KernelPlan& p) {
+  int heavy = 0;
+  for (const KValue& v : p.values) heavy += is_costly(v);
+  const bool small = p.values.size() <= 128;  // the element code appears 2 x 4 times
+  p.unroll = p.vec == 1 && heavy < 2 && small && (p.path == Path::Flat || p.path == Path::Rows) && p.numel > 1 ? 4 : 1;
+}
+
 // Collapse, path, index width and vector width of an elementwise plan.
 void finish(KernelPlan& p, const KernelGroup& group, const Analysis& a) {
   for (const NodeRef& r : group.roots) p.roots.push_back(r);
@@ -61,7 +73,7 @@ void finish(KernelPlan& p, const KernelGroup& group, const Analysis& a) {
   // are coalesced (bench/NOTES.md: 88-90% of copy vs 69% read straight).
   if (p.path == Path::Rows && nd == 2 && (p.numel / shape[1] + 31) / 32 <= 65535) {
     for (Leaf& l : p.leaves) {
-      if (l.kind == LeafKind::Buffer && !l.unravel && step_of(l.idx[0], nd) == Step::Strided &&
+      if (l.kind == LeafKind::Buffer && !l.unravel && l.guard < 0 && step_of(l.idx[0], nd) == Step::Strided &&
           l.idx[0].c[0] == 1) {
         l.tiled = true;
         p.path = Path::Tiled;
@@ -75,6 +87,13 @@ void finish(KernelPlan& p, const KernelGroup& group, const Analysis& a) {
   int heavy = 0;
   for (const KValue& v : p.values) heavy += is_costly(v);
   if (heavy >= 2) p.vec = 1;
+  // Guarded reads (below a Place) are scalar loads in the element function: with vectors, a
+  // warp's load would span four times the bytes it uses; one element per thread keeps each
+  // warp's reads of a row one coalesced line.
+  for (const Leaf& l : p.leaves) {
+    if (l.guard >= 0) p.vec = 1;
+  }
+  set_unroll(p);
 }
 
 // Keys are raw bytes: small integers take one byte, others a marker and eight.
@@ -126,6 +145,7 @@ void build_key(KernelPlan& p) {
   append_key(k, static_cast<int>(p.path));
   append_key(k, p.index32);
   append_key(k, p.vec);
+  append_key(k, p.unroll);
   append_key(k, p.shape.size());
   k += '|';
   const int nd = p.shape.size();
@@ -137,6 +157,7 @@ void build_key(KernelPlan& p) {
     append_key(k, l.unravel ? l.unr->shape.size() : -1);
     append_key(k, l.tiled);
     if (l.unravel) append_key(k, static_cast<int>(step_of(l.unr->lin, nd)));
+    append_key(k, l.guard);
     k += ';';
   }
   k += '|';
@@ -145,6 +166,7 @@ void build_key(KernelPlan& p) {
     append_key(k, static_cast<int>(v.dtype));
     append_key(k, v.leaf);
     for (int i : v.in) append_key(k, i);
+    append_key(k, v.guard);
     k += ';';
   }
   k += '|';
@@ -186,17 +208,22 @@ KernelPlan plan_kernel(const KernelGroup& group, std::span<const NodeRef> bounda
   for (const NodeRef& r : group.roots) in.roots.push_back(r.get());
   in.iter = group.shape;
   in.boundary = boundary;
+  in.allow_place = true;
   Analysis a = analyze(in);
   KernelPlan p = std::move(a.plan);
   if (!p.needs_cut.empty()) return p;
   finish(p, group, a);
-  if (!options.allow_vectorize) p.vec = 1;
+  if (!options.allow_vectorize) {
+    p.vec = 1;
+    set_unroll(p);
+  }
   build_key(p);
   return p;
 }
 
 void drop_vectors(KernelPlan& p) {
   p.vec = 1;
+  if (!p.reduce) set_unroll(p);
   if (p.reduce && p.reduce->vec > 1) {
     auto r = std::make_shared<ReducePart>(*p.reduce);
     r->vec = 1;
@@ -229,7 +256,7 @@ bool vector_aligned(const KernelPlan& p, const AddressOf& address_of, std::span<
     return reinterpret_cast<std::uintptr_t>(ptr) % (item * static_cast<std::size_t>(p.vec)) == 0;
   };
   for (const Leaf& l : p.leaves) {
-    if (l.kind != LeafKind::Buffer || step_of(l.idx[0], nd) != Step::Unit) continue;
+    if (l.kind != LeafKind::Buffer || l.guard >= 0 || step_of(l.idx[0], nd) != Step::Unit) continue;
     const std::size_t item = itemsize(l.dtype);
     const auto* base = static_cast<const char*>(address_of(l.node)) + l.idx[0].c0 * static_cast<std::int64_t>(item);
     if (!aligned(base, item)) return false;

@@ -58,6 +58,10 @@ struct Leaf {
   bool tiled = false;
   // Row-resident epilogues: the prologue leaf whose register copy this leaf reads (-1: none).
   int cache = -1;
+  // A buffer below an Op::Place: the value (a bool) that says where its index is meaningful (the
+  // piece inside its box, the base outside it); the element function reads it only there, at
+  // the pointer the loop passes (-1: read by the loop like any buffer). Elementwise plans only.
+  int guard = -1;
 };
 
 // One value the kernel computes: an op on earlier values, or a leaf read.
@@ -66,7 +70,10 @@ struct KValue {
   DType dtype = DType::Float32;  // the node's dtype
   std::array<int, 3> in{-1, -1, -1};
   int leaf = -1;                 // >= 0: reads leaves[leaf]
-  const Node* node = nullptr;    // for comments in the source
+  const Node* node = nullptr;    // for comments in the source (null: a guard the analyzer made)
+  // A read under a guard (a guarded buffer leaf, a gather, an index check): the value that says
+  // where it is meaningful; elsewhere it is not performed and reads 0.
+  int guard = -1;
 };
 
 enum class Path : std::uint8_t {
@@ -132,6 +139,9 @@ struct KernelPlan {
   Path path = Path::Flat;
   bool index32 = true;
   int vec = 1;                 // elements per thread per step (16-byte accesses when > 1)
+  // Without vectors (flat and rows paths): elements per thread, a block's width apart (each
+  // warp's access one coalesced line), all read before any is written.
+  int unroll = 1;
   std::string key;             // structural key: equal keys <=> identical source
   std::shared_ptr<const ReducePart> reduce;  // set for reduction kernels
   std::vector<const Node*> needs_cut;  // views that must be materialized first (re-partition)

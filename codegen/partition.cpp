@@ -79,16 +79,36 @@ bool row_resident(const Node& root, const Node& n) {
 template <class Cut>
 Domain place_reductions(const Node* r, const std::unordered_set<const Node*>& mat, Cut&& cut) {
   Domain dom;
-  std::vector<std::pair<const Node*, bool>> stack{{r, false}};  // (node, inside a reduction's input)
-  std::unordered_set<const Node*> seen[2];
+  // Places (region writes, concatenations) run in elementwise kernels only: their guarded reads
+  // (analyzer.hpp) are an elementwise loop's.
+  std::vector<const Node*> places;
+  struct Item {
+    const Node* n;
+    bool inside;  // inside a reduction's input
+    bool under;   // below a Place
+  };
+  std::vector<Item> stack{{r, false, false}};
+  std::unordered_set<const Node*> seen[4];
   while (!stack.empty()) {
-    const auto [n, inside] = stack.back();
+    const auto [n, inside, under] = stack.back();
     stack.pop_back();
-    if (!seen[inside].insert(n).second) continue;
+    if (!seen[inside * 2 + under].insert(n).second) continue;
     if (n != r && (mat.count(n) || acts_as_leaf(*n))) continue;
-    bool into = inside;
+    bool into = inside, below = under;
+    if (n->op == Op::Place) {
+      if (inside) {
+        cut(n, "a region write or concatenation inside a reduction's input is computed first");
+        continue;
+      }
+      if (n != r) places.push_back(n);
+      below = true;
+    }
     if (n->op == Op::Reduce) {
       const Node& in = n->in(0);
+      if (under) {
+        cut(n, "a reduction below a region write or concatenation is computed first");
+        continue;
+      }
       if (inside) {
         cut(n, "a reduction inside another reduction's input is computed first");
         continue;
@@ -107,7 +127,10 @@ Domain place_reductions(const Node* r, const std::unordered_set<const Node*>& ma
       dom = mine;
       into = true;
     }
-    for (int i = 0; i < n->num_inputs; ++i) stack.emplace_back(n->inputs[static_cast<std::size_t>(i)].get(), into);
+    for (int i = 0; i < n->num_inputs; ++i) stack.push_back({n->inputs[static_cast<std::size_t>(i)].get(), into, below});
+  }
+  if (dom.set) {
+    for (const Node* p : places) cut(p, "a region write or concatenation beside a reduction is computed first");
   }
   return dom;
 }

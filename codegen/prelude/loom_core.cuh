@@ -152,6 +152,7 @@ template <class T> LOOM_FN T square(T x) { return x * x; }
 template <class T> LOOM_FN T real(T x) { return x; }
 template <class T> LOOM_FN T conj(T x) { return x; }
 template <class T> LOOM_FN T zero_like(T) { return T(); }
+template <class T> LOOM_FN T zero() { return T(); }  // what a guarded read gives where it is not made
 template <class T> LOOM_FN T imag(T) { return T(); }
 
 // ---------------------------------------------------------------------------------------------

@@ -122,6 +122,7 @@ Array Array::reshape(const Shape& shape) const {
     case Op::Call:
     case Op::Reduce:
 case Op::Gather:
+case Op::Place:
 #include "graph/elementwise_cases.inc"
       break;
   }

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -134,7 +135,8 @@ class GatherSink {
       const NodeRef base = detail::make_buffer(n->storage(), n->dtype, Shape{elems}, Shape{1}, 0);
       return detail::make_gather(base, detail::leaf_of(as_i64(lin).broadcast_to(shape_), "gather"));
     }
-    if (!n->realized() && budget_ > 0 && (detail::is_elementwise(n->op) && n->op != detail::Op::Gather)) {
+    if (!n->realized() && budget_ > 0 && (detail::is_elementwise(n->op) && n->op != detail::Op::Gather &&
+                                                      n->op != detail::Op::Place)) {
       --budget_;
       std::array<NodeRef, 3> in;
       for (int i = 0; i < n->num_inputs; ++i) in[static_cast<std::size_t>(i)] = at(n->inputs[static_cast<std::size_t>(i)], coords);
@@ -174,7 +176,7 @@ bool sinkable(const detail::Node* root) {
     const detail::Node* n = stack.back();
     stack.pop_back();
     if (detail::acts_as_leaf(*n)) continue;
-    if (n->op == detail::Op::Gather || !(detail::is_elementwise(n->op) || n->op == detail::Op::View)) return false;
+    if (n->op == detail::Op::Gather || n->op == detail::Op::Place || !(detail::is_elementwise(n->op) || n->op == detail::Op::View)) return false;
     if (++ops > 32) return false;
     for (int i = 0; i < n->num_inputs; ++i) {
       const detail::Node* in = n->inputs[static_cast<std::size_t>(i)].get();
@@ -347,6 +349,30 @@ using calls::combine;
 using calls::fit_value;
 using calls::ufunc_name;
 
+// The write as a piece placed over x (Op::Place) when the region is a box (unit steps): the
+// piece reads x's region and v in the box's shape, and the kernel reads each of x and the piece
+// only where it lands (a chain of writes is one kernel that reads x once).
+std::optional<Array> write_box(const Array& x, const detail::BasicIndex& b, const Array& v, WriteOp op,
+                               const Array& mask) {
+  const int nd = x.ndim();
+  detail::IndexMap to_box = detail::IndexMap::identity(nd);
+  Shape start = Shape::filled(nd, 0), ext = Shape::filled(nd, 1);
+  for (int d = 0; d < nd; ++d) start[d] = to_box.offset[d] = b.map.offset[d];
+  for (int i = 0; i < b.map.out_ndim; ++i) {
+    if (b.map.dim[i] < 0) continue;  // a new axis
+    if (b.map.coef[i] != 1) return std::nullopt;
+    ext[b.map.dim[i]] = b.shape[i];
+  }
+  // v over the region (the index's dims), then in the box's (x's dims): unit dims dropped and
+  // added, a view.
+  const Array vbox = v.broadcast_to(b.shape).reshape(ext);
+  const Array xbox(detail::view_node(detail::leaf_of(x, "write"), to_box, ext));
+  const Array updated = combine(op, xbox, vbox);
+  const Array piece = (updated.dtype() == x.dtype() ? updated : astype(updated, x.dtype())).broadcast_to(ext);
+  return Array(detail::make_place(detail::leaf_of(piece, "write"), detail::leaf_of(mask.broadcast_to(x.shape()), "write"),
+                                  detail::leaf_of(x, "write"), start));
+}
+
 // x with its elements in the region of a basic index combined with v.
 Array write_basic(const Array& x, std::span<const Index> idx, const Array& v_in, WriteOp op) {
   const detail::BasicIndex b = detail::basic_index(x.shape(), idx);
@@ -380,6 +406,9 @@ Array write_basic(const Array& x, std::span<const Index> idx, const Array& v_in,
       if (len > 1) rcoord[static_cast<std::size_t>(i)] = clip(r, 0, len - 1);
     }
     mask = mask.valid() ? (mask & in) : in;
+  }
+  if (mask.valid()) {
+    if (auto placed = write_box(x, b, v, op, mask)) return *placed;
   }
   for (int d = 0; d < nd; ++d) {  // whole axes: their coordinate is x's own
     const int i = along[static_cast<std::size_t>(d)];

@@ -48,8 +48,9 @@ std::string leaf_text(const codegen::Leaf& l, int j) {
         return fmt::format("in{}: {}{} output {} of the library call {} (a barrier)", j, name(l.dtype),
                            to_string(l.node->shape), l.node->k(), l.node->call()->name);
       }
-      return fmt::format("in{}: {}{} buffer{}", j, name(l.dtype), to_string(l.node->shape),
-                         l.unravel ? " (index split per element: reshape of a strided layout)" : "");
+      return fmt::format("in{}: {}{} buffer{}{}", j, name(l.dtype), to_string(l.node->shape),
+                         l.unravel ? " (index split per element: reshape of a strided layout)" : "",
+                         l.guard >= 0 ? ", read only where it is placed (region writes, concatenation)" : "");
     case codegen::LeafKind::Scalar:
       return fmt::format("s{}: constant {} = {} (kernel argument)", j, name(l.dtype), l.node->value.to_string());
     case codegen::LeafKind::Arange: return fmt::format("arange{}: generator, reads no memory", j);
@@ -138,8 +139,9 @@ std::string explain_string(const std::vector<Array>& arrays) {
                        codegen::strategy_def(r.strategy).explain(r),
                        r.nk, r.nr, to_string(r.prologue->shape), kp.index32 ? 32 : 64);
     } else {
-      s += fmt::format("  loop: {} over {} elements, shape {} after collapsing, {}-bit index, {} per access\n",
-                       path_text(kp.path), kp.numel, to_string(kp.shape), kp.index32 ? 32 : 64, kp.vec);
+      s += fmt::format("  loop: {} over {} elements, shape {} after collapsing, {}-bit index, {} per access{}\n",
+                       path_text(kp.path), kp.numel, to_string(kp.shape), kp.index32 ? 32 : 64, kp.vec,
+                       kp.unroll > 1 ? fmt::format(", {} per thread (a block's width apart)", kp.unroll) : "");
     }
   }
   for (const codegen::ViewRoot& v : prep.plan.view_roots) {

@@ -143,6 +143,7 @@ Fingerprint fingerprint(std::span<const NodeRef> outputs, bool fusion, int max_k
                 b.put(alignment_class(n->storage()->data()));
                 break;
               case Op::View:
+              case Op::Place:
                 b.put(n->map().in_ndim);
                 for (int i = 0; i < n->map().out_ndim; ++i) {
                   b.put(n->map().dim[i]);

@@ -86,6 +86,7 @@ std::uint64_t hash_of(const Node& n) {
     case Op::Call:
       return mix(mix(mix(hash_shape(h, n.shape), bits_of(n.value)), bits_of(n.value2())), n.k());
     case Op::View:
+    case Op::Place:
       h = hash_shape(h, n.shape);
       for (int i = 0; i < n.map().out_ndim; ++i) h = mix(mix(h, n.map().dim[i]), n.map().coef[i]);
       for (int k = 0; k < n.map().in_ndim; ++k) h = mix(h, n.map().offset[k]);
@@ -125,6 +126,7 @@ bool mergeable(Op op) {
     case Op::Reshape:
     case Op::Reduce:
 case Op::Gather:
+case Op::Place:
 #include "graph/elementwise_cases.inc"
       return true;
   }

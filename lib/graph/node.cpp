@@ -24,6 +24,7 @@ constexpr OpInfo kOpInfo[] = {
     {"reduce", OpClass::Reduction, 1, TypeRule::Same, OpCost::Cheap, "", ""},
     {"astype", OpClass::Elementwise, 1, TypeRule::Same, OpCost::Cheap, "loom::cast<{T}>({0})", ""},
     {"gather", OpClass::Elementwise, 2, TypeRule::Same, OpCost::Cheap, "", ""},
+    {"place", OpClass::Elementwise, 3, TypeRule::Same, OpCost::Cheap, "", ""},
 #define LOOM_OP(e, name, arity, rule, cost, cuda, cuda_int) \
   {name, OpClass::Elementwise, arity, TypeRule::rule, OpCost::cost, cuda, cuda_int},
 #include "graph/ops.def"
@@ -229,9 +230,28 @@ NodeRef make_gather(NodeRef source, NodeRef index) {
   return intern(std::move(n));
 }
 
+NodeRef make_place(NodeRef piece, NodeRef mask, NodeRef base, const Shape& start) {
+  const Shape& shape = mask->shape;
+  const int nd = shape.size();
+  LOOM_CHECK(mask->dtype == DType::Bool && piece->shape.size() == nd && start.size() == nd &&
+                 (!base || (base->shape == shape && base->dtype == piece->dtype)),
+             "a place's inputs fit its shape");
+  IndexMap m = IndexMap::identity(nd);
+  for (int d = 0; d < nd; ++d) {
+    LOOM_CHECK(start[d] >= 0 && start[d] + piece->shape[d] <= shape[d], "a place's box is inside its shape");
+    m.offset[d] = -start[d];
+  }
+  auto n = new_node(Op::Place, piece->dtype, shape);
+  n->mutable_extra().map = m;
+  n->inputs = {std::move(piece), std::move(mask), std::move(base)};
+  n->num_inputs = n->inputs[2] ? 3 : 2;
+  note_calls(*n);
+  return intern(std::move(n));
+}
+
 NodeRef make_elementwise(Op op, DType dtype, const Shape& shape, NodeRef a, NodeRef b,
                          NodeRef c) {
-  LOOM_CHECK(is_elementwise(op) && op != Op::Gather, "make_elementwise of an elementwise op");
+  LOOM_CHECK(is_elementwise(op) && op != Op::Gather && op != Op::Place, "make_elementwise of an elementwise op");
   auto n = new_node(op, dtype, shape);
   n->inputs = {std::move(a), std::move(b), std::move(c)};
   n->num_inputs = op_info(op).arity;
@@ -325,7 +345,8 @@ std::string to_string(const Node& n) {
       break;
     case Op::Eye: s += fmt::format(" k={}", n.k()); break;
     case Op::Call: s += fmt::format(" output {} of {}", n.k(), n.call()->name); break;
-    case Op::View: s += " " + n.map().to_string(); break;
+    case Op::View:
+    case Op::Place: s += " " + n.map().to_string(); break;
     case Op::Reduce: {
       s += fmt::format(" {} axes=(", reduce_name(n.reduce_kind()));
       bool first = true;

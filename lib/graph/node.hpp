@@ -42,6 +42,14 @@ enum class Op : std::uint8_t {
   // at positions computed by the kernel. Elementwise in its index, which fuses with what
   // computes it; the source is read from memory (planning materializes it when it is not).
   Gather,
+  // A region of an array replaced (DESIGN.md decisions 12 and 13: writes, concatenate):
+  // out[o] = input 0 (the piece, of the box's shape) at o - start where input 1 (a bool mask of
+  // the output's shape, true exactly inside the box) holds, else input 2 (the base, of the
+  // output's shape). Node::map() maps an output index to the piece's (offset -start, unit
+  // steps): meaningful inside the box only. Without a base (num_inputs 2) the values outside the
+  // box are 0: those of a concatenation, which later pieces cover. The kernel reads the piece
+  // only inside the box and the base only outside it.
+  Place,
 #define LOOM_OP(e, name, arity, rule, cost, cuda, cuda_int) e,
 #include "graph/ops.def"
 #undef LOOM_OP
@@ -226,6 +234,8 @@ NodeRef make_copy(NodeRef input, bool force_materialize);
 // out[i] = source.flat[index[i]]: index int64 in [0, source.numel()), out of index's shape and
 // source's dtype (the bounds are the builder's to check).
 NodeRef make_gather(NodeRef source, NodeRef index);
+// Input `piece` placed at `start` in `mask`'s shape (Op::Place), over `base` (null: zeros).
+NodeRef make_place(NodeRef piece, NodeRef mask, NodeRef base, const Shape& start);
 // A reduction of `input` over the dims in `axes` (a bit mask); output dtype as described at
 // Op::Reduce. ddof: Variance only.
 NodeRef make_reduce(NodeRef input, ReduceKind kind, std::uint32_t axes, std::int64_t ddof = 0);

@@ -222,7 +222,8 @@ void apply_elementwise(const Node& n, const std::vector<const HostArray*>& in, H
     case Op::View:
     case Op::Reshape:
     case Op::Reduce:
-    case Op::Gather: break;  // evaluate_graph reads its source itself
+    case Op::Gather:  // evaluate_graph reads its source itself
+    case Op::Place: break;
   }
   throw Error(fmt::format("reference evaluator: {} is not elementwise", ::loom::detail::op_name(n.op)));
 }
@@ -341,6 +342,21 @@ std::vector<HostArray> evaluate_graph(std::span<const NodeRef> outputs, const Re
             const std::int64_t p = pos[i];
             LOOM_CHECK(p >= 0 && static_cast<std::size_t>(p) < src.numel(), "a gather's index is in range");
             std::memcpy(out->data.data() + i * item, src.data.data() + static_cast<std::size_t>(p) * item, item);
+          }
+          break;
+        }
+        case Op::Place: {  // the base (or zeros), the piece copied into its box in C order
+          if (n->num_inputs == 3) out->data = vals.at(n->inputs[2].get())->data;
+          const HostArray& piece = *vals.at(n->inputs[0].get());
+          const std::size_t item = itemsize(n->dtype);
+          const Shape cs = contiguous_strides(n->shape);
+          const int nd = n->shape.size();
+          Shape at = Shape::filled(nd, 0);
+          for (std::size_t i = 0; i < piece.numel(); ++i) {
+            std::int64_t dst = 0;
+            for (int d = 0; d < nd; ++d) dst += (at[d] - n->map().offset[d]) * cs[d];
+            std::memcpy(out->data.data() + static_cast<std::size_t>(dst) * item, piece.data.data() + i * item, item);
+            for (int d = nd - 1; d >= 0 && ++at[d] == piece.shape[d]; --d) at[d] = 0;
           }
           break;
         }

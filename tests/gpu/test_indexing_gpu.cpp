@@ -285,3 +285,37 @@ TEST_CASE("a write into a buffer nothing else holds goes in place and moves the 
   CHECK(other.to_host<float>() == std::vector<float>(12, 0.0f));
   CHECK(z.to_host<float>() == std::vector<float>{0, 0, 0, 0, 5, 5, 0, 0, 0, 0, 0, 0});
 }
+
+TEST_CASE("a heat step of every dtype is one kernel whose guarded reads match the reference", "[gpu][indexing][place]") {
+  std::mt19937_64 rng(147);
+  const loom::Slice in(1, -1), lo(0, -2), hi(2, loom::none);
+  for (DType t : loom::test::all_dtypes()) {
+    INFO(loom::name(t));
+    // Rows of 67 (no vector alignment) and of 256; u is shared, so the writes make a new array.
+    for (const loom::Shape& s : {loom::Shape{33, 67}, loom::Shape{9, 256}}) {
+      const Array u = loom::test::random_array(t, s, rng).eval();
+      const Array edge = loom::test::random_array(t, {s[1]}, rng).eval();
+      Array v = u;
+      if (loom::is_bool(t)) {
+        v[{in, in}] = u[{lo, in}] ^ u[{hi, in}] ^ u[{in, lo}] ^ u[{in, hi}];
+      } else {
+        v[{in, in}] = u[{lo, in}] + u[{hi, in}] + u[{in, lo}] - u[{in, hi}] * u[{in, in}];
+        v[{loom::Slice(2, 5), loom::Slice(3, -3)}] -= u[{loom::Slice(0, 3), loom::Slice(6, loom::none)}];
+      }
+      v[{0}] = edge;
+      v[{-1}] = edge[0];
+      v[{loom::all, 0}] = u[{loom::all, -1}];
+      loom::reset_cache_stats();
+      CHECK(loom::test::check_gpu(v, 1e-5, 1e-5) == "");
+      CHECK(loom::cache_stats().launches == 1);
+      // The written array feeding a reduction (the write is computed first), and a write of a
+      // reduction's result.
+      if (!loom::is_bool(t)) {
+        CHECK(loom::test::check_gpu(loom::sum(v.astype(DType::Float64), 1), 1e-9, 1e-6) == "");
+        Array w = u;
+        w[{1, loom::Slice(2, 9)}] = loom::max(u, 0)[loom::Slice(0, 7)];
+        CHECK(loom::test::check_gpu(w) == "");
+      }
+    }
+  }
+}

@@ -1,8 +1,8 @@
-// loom kernel loom_red_sum_f32_0d3d68a6
+// loom kernel loom_red_sum_f32_7aef03f0
 // out0 = sum(0)
 //   sum(0) reduces in0
 // column tiles, a block of columns x row slots: 2 prologue dim(s) (1 reduced), 32-bit indexing
-// structural key 0d3d68a65adfccfe: scalars, sizes and strides are arguments
+// structural key 7aef03f05bd227c8: scalars, sizes and strides are arguments
 #include "loom_core.cuh"
 #include "loom_reduce.cuh"
 
@@ -32,7 +32,7 @@ __device__ __forceinline__ void epilogue(const Args& a, float red0, float& out0)
 }
 
 extern "C" __global__ void __launch_bounds__(256)
-loom_red_sum_f32_0d3d68a6(const __grid_constant__ Args a) {
+loom_red_sum_f32_7aef03f0(const __grid_constant__ Args a) {
   // One state per (warp, column) when row slots combine: 32 bytes each at most.
   __shared__ __align__(16) unsigned char tile[8 * 32 * 32];
   static_assert(sizeof(loom::red::Sum<float>) <= 32, "a state fits its tile slot");

@@ -1,8 +1,8 @@
-// loom kernel loom_red_sum_f32_33b92ddb
+// loom kernel loom_red_sum_f32_e498799f
 // out0 = sum(0)
 //   sum(0) reduces in0
 // cooperative, a block per output: 2 prologue dim(s) (1 reduced), 32-bit indexing
-// structural key 33b92ddb7c39dcdf: scalars, sizes and strides are arguments
+// structural key e498799f714a20d3: scalars, sizes and strides are arguments
 #include "loom_core.cuh"
 #include "loom_reduce.cuh"
 
@@ -29,7 +29,7 @@ __device__ __forceinline__ void epilogue(const Args& a, float red0, float& out0)
 }
 
 extern "C" __global__ void __launch_bounds__(256, 4)
-loom_red_sum_f32_33b92ddb(const __grid_constant__ Args a) {
+loom_red_sum_f32_e498799f(const __grid_constant__ Args a) {
   __shared__ loom::red::Sum<float> sh0[32];
   __shared__ bool last;
   for (int j = blockIdx.y; j < a.nk; j += gridDim.y) {

@@ -1,8 +1,8 @@
-// loom kernel loom_red_sum_f32_736484ae
+// loom kernel loom_red_sum_f32_bb4441b2
 // out0 = sum(0)
 //   sum(0) reduces in0
 // per-thread, a thread per output: 2 prologue dim(s) (1 reduced), 32-bit indexing
-// structural key 736484ae8d73d3ef: scalars, sizes and strides are arguments
+// structural key bb4441b24d6d01f3: scalars, sizes and strides are arguments
 #include "loom_core.cuh"
 #include "loom_reduce.cuh"
 
@@ -30,7 +30,7 @@ __device__ __forceinline__ void epilogue(const Args& a, float red0, float& out0)
 }
 
 extern "C" __global__ void __launch_bounds__(256)
-loom_red_sum_f32_736484ae(const __grid_constant__ Args a) {
+loom_red_sum_f32_bb4441b2(const __grid_constant__ Args a) {
   const int j = (int)blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= a.nk) return;
   const int o0 = j;

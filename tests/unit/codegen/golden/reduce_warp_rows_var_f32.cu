@@ -1,8 +1,8 @@
-// loom kernel loom_red_variance_f32_4adc43ca
+// loom kernel loom_red_variance_f32_3185350f
 // out0 = variance(0)
 //   variance(0) reduces in0
 // warp rows, a group of a warp's lanes per output: 2 prologue dim(s) (1 reduced), 32-bit indexing
-// structural key 4adc43caf2ebcaa2: scalars, sizes and strides are arguments
+// structural key 3185350ff318f3ec: scalars, sizes and strides are arguments
 #include "loom_core.cuh"
 #include "loom_reduce.cuh"
 
@@ -29,7 +29,7 @@ __device__ __forceinline__ void epilogue(const Args& a, float red0, float& out0)
 }
 
 extern "C" __global__ void __launch_bounds__(256)
-loom_red_variance_f32_4adc43ca(const __grid_constant__ Args a) {
+loom_red_variance_f32_3185350f(const __grid_constant__ Args a) {
   const int lanes = (int)a.lanes;             // lanes per row: a power of two <= 32
   const int t = threadIdx.x & (lanes - 1);   // this lane's place in its row
   const int sub = (threadIdx.x & 31) / lanes;  // this lane's row in the warp's step
