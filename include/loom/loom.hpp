@@ -10,6 +10,7 @@
 #include <loom/eval.hpp>
 #include <loom/indexing.hpp>
 #include <loom/linalg.hpp>
+#include <loom/manipulation.hpp>
 #include <loom/memory.hpp>
 #include <loom/ops.hpp>
 #include <loom/random.hpp>

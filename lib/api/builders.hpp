@@ -35,6 +35,12 @@ NodeRef broadcast_node(const NodeRef& n, const Shape& to);
 Shape broadcast_shapes(const Shape& a, const Shape& b);
 // n as an input of an elementwise node of shape `to`: broadcast, or a 0-d constant as it is.
 NodeRef operand_node(const NodeRef& n, const Shape& to);
+// a with `shape` (the same size): a view where the layout allows (buffers), else a Reshape node
+// that the consumer's kernel reads in C order (no copy: NumPy's reshape of a view copies).
+Array reshaped(const Array& a, const Shape& shape);
+// `piece` placed at `start` in an array of `shape` over `base` (an Op::Place with its box mask;
+// base invalid: nothing below, the rest of the box's complement is covered by later pieces).
+Array place(const Array& piece, const Shape& start, const Shape& shape, const Array& base);
 // A view of n through map (composed into a Buffer's strides, or into an existing View's map).
 NodeRef view_node(const NodeRef& n, const IndexMap& map, const Shape& shape);
 

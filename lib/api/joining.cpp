@@ -1,0 +1,359 @@
+// Joining and splitting (include/loom/manipulation.hpp). A concatenation is a chain of Op::Place
+// nodes: each input placed at its offset along the axis over the ones before, so the kernel that
+// consumes it reads every input only where it lands (one kernel for any number of fused inputs).
+// Splits are views.
+
+#include <algorithm>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include <loom/creation.hpp>
+#include <loom/errors.hpp>
+#include <loom/manipulation.hpp>
+#include <loom/ops.hpp>
+
+#include "api/builders.hpp"
+#include "graph/promotion.hpp"
+
+namespace loom {
+
+using detail::NodeRef;
+
+namespace detail {
+
+Array reshaped(const Array& a, const Shape& shape) {
+  if (a.shape() == shape) return a;
+  const NodeRef n = leaf_of(a, "reshape");
+  if (n->op == Op::Buffer) return a.reshape(shape);  // a strided view where NumPy has one
+  return Array(make_reshape(n, shape));                // read in C order by the consumer's kernel
+}
+
+Array place(const Array& piece, const Shape& start, const Shape& shape, const Array& base) {
+  const int nd = shape.size();
+  const DType cdt = shape.numel() < (std::int64_t{1} << 31) ? DType::Int32 : DType::Int64;
+  Array mask;
+  for (int d = 0; d < nd; ++d) {
+    const std::int64_t lo = start[d], hi = start[d] + piece.shape()[d];
+    if (lo == 0 && hi == shape[d]) continue;
+    Shape s = Shape::filled(nd, 1);
+    s[d] = shape[d];
+    const Array c = reshaped(arange(Scalar::of(std::int64_t{0}, false), Scalar::of(shape[d], false),
+                                    Scalar::of(std::int64_t{1}, false), cdt),
+                             s);
+    Array in;
+    if (lo > 0) in = c >= Array(lo);
+    if (hi < shape[d]) in = in.valid() ? (in & (c < Array(hi))) : (c < Array(hi));
+    mask = mask.valid() ? (mask & in) : in;
+  }
+  if (!mask.valid()) return piece;
+  return Array(make_place(leaf_of(piece, "place"), leaf_of(mask.broadcast_to(shape), "place"),
+                          base.valid() ? leaf_of(base, "place") : nullptr, start));
+}
+
+}  // namespace detail
+
+namespace {
+
+DType common_dtype(const std::vector<Array>& arrays) {
+  DType t = arrays[0].dtype();
+  for (std::size_t i = 1; i < arrays.size(); ++i) t = promote_types(t, arrays[i].dtype());
+  return t;
+}
+
+int axis_of(std::int64_t axis, int ndim) { return detail::normalize_axis(axis, ndim); }
+
+}  // namespace
+
+Array concatenate(const std::vector<Array>& arrays_in, std::optional<std::int64_t> axis_in) {
+  if (arrays_in.empty()) throw ValueError("need at least one array to concatenate");
+  std::vector<Array> arrays;
+  for (const Array& a : arrays_in) {
+    detail::leaf_of(a, "concatenate");  // a handle with no array is an error
+    arrays.push_back(axis_in ? a : detail::reshaped(a, {a.size()}));
+  }
+  const int nd = arrays[0].ndim();
+  if (nd == 0) throw ValueError("zero-dimensional arrays cannot be concatenated");
+  for (std::size_t i = 1; i < arrays.size(); ++i) {
+    if (arrays[i].ndim() != nd) {
+      throw ValueError(fmt::format("all the input arrays must have same number of dimensions, but the array at "
+                                   "index 0 has {} dimension(s) and the array at index {} has {} dimension(s)",
+                                   nd, i, arrays[i].ndim()));
+    }
+  }
+  const int axis = axis_of(axis_in.value_or(0), nd);
+  Shape shape = arrays[0].shape();
+  for (std::size_t i = 1; i < arrays.size(); ++i) {
+    for (int d = 0; d < nd; ++d) {
+      if (d != axis && arrays[i].shape()[d] != shape[d]) {
+        throw ValueError(fmt::format("all the input array dimensions except for the concatenation axis must match "
+                                     "exactly, but along dimension {}, the array at index 0 has size {} and the "
+                                     "array at index {} has size {}",
+                                     d, shape[d], i, arrays[i].shape()[d]));
+      }
+    }
+    shape[axis] += arrays[i].shape()[axis];
+  }
+  const DType t = common_dtype(arrays);
+  Array out;
+  Shape start = Shape::filled(nd, 0);
+  for (const Array& a : arrays) {
+    if (a.shape()[axis] > 0) {
+      out = detail::place(a.dtype() == t ? a : astype(a, t), start, shape, out);
+    }
+    start[axis] += a.shape()[axis];
+  }
+  if (!out.valid()) return zeros(shape, t);  // every input empty along the axis
+  return out;
+}
+
+Array stack(const std::vector<Array>& arrays, std::int64_t axis) {
+  if (arrays.empty()) throw ValueError("need at least one array to stack");
+  for (const Array& a : arrays) {
+    if (a.shape() != arrays[0].shape()) throw ValueError("all input arrays must have the same shape");
+  }
+  const int ax = axis_of(axis, arrays[0].ndim() + 1);
+  std::vector<Array> ex;
+  for (const Array& a : arrays) ex.push_back(a.expand_dims(ax));
+  return concatenate(ex, ax);
+}
+
+namespace {
+
+std::vector<Array> each(const std::vector<Array>& arrays, Array (*f)(const Array&)) {
+  std::vector<Array> out;
+  for (const Array& a : arrays) out.push_back(f(a));
+  return out;
+}
+
+}  // namespace
+
+Array hstack(const std::vector<Array>& arrays) {
+  const std::vector<Array> a = each(arrays, atleast_1d);
+  return concatenate(a, !a.empty() && a[0].ndim() == 1 ? 0 : 1);
+}
+Array vstack(const std::vector<Array>& arrays) { return concatenate(each(arrays, atleast_2d), 0); }
+Array row_stack(const std::vector<Array>& arrays) { return vstack(arrays); }
+Array dstack(const std::vector<Array>& arrays) { return concatenate(each(arrays, atleast_3d), 2); }
+
+Array column_stack(const std::vector<Array>& arrays) {
+  std::vector<Array> cols;
+  for (const Array& a : arrays) {
+    cols.push_back(a.ndim() < 2 ? detail::reshaped(a, {a.size(), 1}) : a);
+  }
+  return concatenate(cols, 1);
+}
+
+Array append(const Array& arr, const Array& values, std::optional<std::int64_t> axis) {
+  if (!axis) return concatenate({arr, values}, std::nullopt);
+  return concatenate({arr, values}, axis);
+}
+
+Array block(const std::vector<Array>& row) {
+  if (row.empty()) throw ValueError("Lists cannot be empty");
+  int nd = 1;
+  for (const Array& a : row) nd = std::max(nd, a.ndim());
+  std::vector<Array> r;
+  for (const Array& a : row) {
+    Shape s = Shape::filled(nd - a.ndim(), 1);
+    for (int d = 0; d < a.ndim(); ++d) s.push_back(a.shape()[d]);
+    r.push_back(detail::reshaped(a, s));
+  }
+  return concatenate(r, -1);
+}
+
+Array block(const std::vector<std::vector<Array>>& rows) {
+  if (rows.empty()) throw ValueError("Lists cannot be empty");
+  int nd = 2;
+  for (const auto& row : rows) {
+    for (const Array& a : row) nd = std::max(nd, a.ndim());
+  }
+  std::vector<Array> joined;
+  for (const auto& row : rows) {
+    if (row.empty()) throw ValueError("Lists cannot be empty");
+    std::vector<Array> r;
+    for (const Array& a : row) {
+      Shape s = Shape::filled(nd - a.ndim(), 1);
+      for (int d = 0; d < a.ndim(); ++d) s.push_back(a.shape()[d]);
+      r.push_back(detail::reshaped(a, s));
+    }
+    joined.push_back(concatenate(r, -1));
+  }
+  return concatenate(joined, -2);
+}
+
+// --- splitting ---
+
+namespace {
+
+std::vector<Array> split_at(const Array& a, const std::vector<std::int64_t>& points, int axis) {
+  const std::int64_t n = a.shape()[axis];
+  std::vector<Array> out;
+  std::int64_t prev = 0;
+  const auto part = [&](std::int64_t lo, std::int64_t hi) {
+    lo = std::clamp<std::int64_t>(lo, 0, n);
+    hi = std::clamp<std::int64_t>(hi, lo, n);
+    out.push_back(a.slice(axis, lo, hi));
+  };
+  for (std::int64_t p : points) {
+    const std::int64_t q = p < 0 ? std::max<std::int64_t>(p + n, 0) : p;
+    part(prev, q);
+    prev = q;
+  }
+  part(prev, n);
+  return out;
+}
+
+std::vector<std::int64_t> section_points(std::int64_t n, std::int64_t sections) {
+  if (sections <= 0) throw ValueError("number sections must be larger than 0.");
+  const std::int64_t each = n / sections, extra = n % sections;
+  std::vector<std::int64_t> pts;
+  std::int64_t at = 0;
+  for (std::int64_t i = 0; i + 1 < sections; ++i) {
+    at += each + (i < extra ? 1 : 0);
+    pts.push_back(at);
+  }
+  return pts;
+}
+
+}  // namespace
+
+std::vector<Array> array_split(const Array& a, std::int64_t sections, std::int64_t axis) {
+  const int ax = axis_of(axis, a.ndim());
+  return split_at(a, section_points(a.shape()[ax], sections), ax);
+}
+std::vector<Array> array_split(const Array& a, const std::vector<std::int64_t>& indices, std::int64_t axis) {
+  return split_at(a, indices, axis_of(axis, a.ndim()));
+}
+std::vector<Array> split(const Array& a, std::int64_t sections, std::int64_t axis) {
+  const int ax = axis_of(axis, a.ndim());
+  if (sections > 0 && a.shape()[ax] % sections != 0) throw ValueError("array split does not result in an equal division");
+  return array_split(a, sections, ax);
+}
+std::vector<Array> split(const Array& a, const std::vector<std::int64_t>& indices, std::int64_t axis) {
+  return array_split(a, indices, axis);
+}
+
+namespace {
+
+template <class S> std::vector<Array> split_dim(const Array& a, const S& s, int min_ndim, const char* name, int axis) {
+  if (a.ndim() < min_ndim) {
+    throw ValueError(fmt::format("{} only works on arrays of {} or more dimensions", name, min_ndim));
+  }
+  return split(a, s, axis);
+}
+
+}  // namespace
+
+std::vector<Array> hsplit(const Array& a, std::int64_t s) { return split_dim(a, s, 1, "hsplit", a.ndim() > 1 ? 1 : 0); }
+std::vector<Array> hsplit(const Array& a, const std::vector<std::int64_t>& s) {
+  return split_dim(a, s, 1, "hsplit", a.ndim() > 1 ? 1 : 0);
+}
+std::vector<Array> vsplit(const Array& a, std::int64_t s) { return split_dim(a, s, 2, "vsplit", 0); }
+std::vector<Array> vsplit(const Array& a, const std::vector<std::int64_t>& s) { return split_dim(a, s, 2, "vsplit", 0); }
+std::vector<Array> dsplit(const Array& a, std::int64_t s) { return split_dim(a, s, 3, "dsplit", 2); }
+std::vector<Array> dsplit(const Array& a, const std::vector<std::int64_t>& s) { return split_dim(a, s, 3, "dsplit", 2); }
+
+std::vector<Array> unstack(const Array& a, std::int64_t axis) {
+  if (a.ndim() == 0) throw ValueError("Input array must be at least 1-d.");
+  const int ax = axis_of(axis, a.ndim());
+  std::vector<Array> out;
+  for (std::int64_t i = 0; i < a.shape()[ax]; ++i) {
+    std::vector<Index> idx(static_cast<std::size_t>(ax), Index(all));
+    idx.emplace_back(i);
+    out.push_back(a.index(idx));
+  }
+  return out;
+}
+
+// --- delete and insert ---
+
+namespace {
+
+// The positions obj names along an axis of extent n, each in [0, n) (insert: [0, n]).
+std::vector<std::int64_t> positions(const Positions& obj, std::int64_t n, int axis, bool insert) {
+  std::vector<std::int64_t> out;
+  if (const auto* s = std::get_if<Slice>(&obj)) {
+    const std::vector<Index> one{Index(*s)};
+    const detail::BasicIndex b = detail::basic_index(Shape{n}, one);
+    for (std::int64_t i = 0; i < b.shape[0]; ++i) out.push_back(b.map.offset[0] + b.map.coef[0] * i);
+    return out;
+  }
+  const std::vector<std::int64_t> raw = std::holds_alternative<std::int64_t>(obj)
+                                            ? std::vector<std::int64_t>{std::get<std::int64_t>(obj)}
+                                            : std::get<std::vector<std::int64_t>>(obj);
+  const std::int64_t hi = insert ? n : n - 1;
+  for (std::int64_t p : raw) {
+    if (p < -n || p > hi) {
+      throw IndexError(fmt::format("index {} is out of bounds for axis {} with size {}", p, axis, n));
+    }
+    out.push_back(p < 0 ? p + n : p);
+  }
+  return out;
+}
+
+}  // namespace
+
+Array delete_(const Array& arr_in, const Positions& obj, std::optional<std::int64_t> axis_in) {
+  const Array arr = axis_in ? arr_in : detail::reshaped(arr_in, {arr_in.size()});
+  const int axis = axis_of(axis_in.value_or(0), arr.ndim());
+  const std::int64_t n = arr.shape()[axis];
+  std::vector<bool> gone(static_cast<std::size_t>(n), false);
+  for (std::int64_t p : positions(obj, n, axis, false)) gone[static_cast<std::size_t>(p)] = true;
+  std::vector<Array> keep;
+  for (std::int64_t i = 0; i < n;) {
+    if (gone[static_cast<std::size_t>(i)]) {
+      ++i;
+      continue;
+    }
+    std::int64_t j = i;
+    while (j < n && !gone[static_cast<std::size_t>(j)]) ++j;
+    keep.push_back(arr.slice(axis, i, j));
+    i = j;
+  }
+  if (keep.empty()) return arr.slice(axis, 0, 0);
+  return concatenate(keep, axis);
+}
+
+Array insert(const Array& arr_in, const Positions& obj, const Array& values, std::optional<std::int64_t> axis_in) {
+  const Array arr = axis_in ? arr_in : detail::reshaped(arr_in, {arr_in.size()});
+  const int axis = axis_of(axis_in.value_or(0), arr.ndim());
+  const std::int64_t n = arr.shape()[axis];
+  const Array v = values.dtype() == arr.dtype() ? values : astype(values, arr.dtype());
+  std::vector<Array> parts;
+  if (std::holds_alternative<std::int64_t>(obj)) {
+    // One position: values (with arr's dims, leading 1s added, its first axis moved to `axis`)
+    // is a block along axis.
+    const std::int64_t at = positions(obj, n, axis, true)[0];
+    Shape s = Shape::filled(std::max(arr.ndim() - v.ndim(), 0), 1);
+    for (int d = 0; d < v.ndim(); ++d) s.push_back(v.shape()[d]);
+    Array blk = moveaxis(detail::reshaped(v, s), 0, axis);
+    Shape want = arr.shape();
+    want[axis] = blk.shape()[axis];
+    blk = blk.broadcast_to(want);
+    parts = {arr.slice(axis, 0, at), blk, arr.slice(axis, at, n)};
+  } else {
+    // Several: one slice each, before the position (stable for equal positions).
+    const std::vector<std::int64_t> pos = positions(obj, n, axis, true);
+    const auto m = static_cast<std::int64_t>(pos.size());
+    Shape slab = arr.shape();
+    slab[axis] = m;
+    const Array vals = v.broadcast_to(slab);  // slice k goes before position k
+    std::vector<std::int64_t> order(static_cast<std::size_t>(m));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
+      return pos[static_cast<std::size_t>(a)] < pos[static_cast<std::size_t>(b)];
+    });
+    std::int64_t prev = 0;
+    for (std::int64_t k : order) {
+      const std::int64_t p = pos[static_cast<std::size_t>(k)];
+      if (p > prev) parts.push_back(arr.slice(axis, prev, p));
+      parts.push_back(vals.slice(axis, k, k + 1));
+      prev = p;
+    }
+    if (prev < n) parts.push_back(arr.slice(axis, prev, n));
+  }
+  return concatenate(parts, axis);
+}
+
+}  // namespace loom

@@ -1,0 +1,463 @@
+// Tiling, repeating, rolling, padding, diagonals and re-viewing (include/loom/manipulation.hpp).
+// tile and repeat are a broadcast read through a reshape (the kernel splits its loop so that both
+// are affine: no copy, no division per element); roll and the pad modes concatenate views of the
+// input (joining.cpp's placed pieces); triangles are a where over two aranges.
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include <loom/creation.hpp>
+#include <loom/errors.hpp>
+#include <loom/manipulation.hpp>
+#include <loom/ops.hpp>
+#include <loom/reductions.hpp>
+
+#include "api/builders.hpp"
+
+namespace loom {
+
+using detail::NodeRef;
+
+namespace {
+
+int axis_of(std::int64_t axis, int ndim) { return detail::normalize_axis(axis, ndim); }
+
+void check_counts(std::int64_t n) {
+  if (n < 0) throw ValueError("negative dimensions are not allowed");
+}
+
+// The C-order elements of `a` (of shape `from`, with 1s interleaved) broadcast and reshaped to
+// `to`: a Reshape over a broadcast view, which the kernel reads with affine indices.
+Array broadcast_reshape(const Array& a, const Shape& expanded, const Shape& broadcast, const Shape& to) {
+  const Array b = detail::reshaped(a, expanded).broadcast_to(broadcast);
+  return Array(detail::make_reshape(detail::leaf_of(b, "reshape"), to));
+}
+
+}  // namespace
+
+Array tile(const Array& a, const std::vector<std::int64_t>& reps_in) {
+  for (std::int64_t r : reps_in) check_counts(r);
+  const int d = std::max<int>(static_cast<int>(reps_in.size()), a.ndim());
+  std::vector<std::int64_t> reps(static_cast<std::size_t>(d) - reps_in.size(), 1);
+  reps.insert(reps.end(), reps_in.begin(), reps_in.end());
+  Shape src = Shape::filled(d - a.ndim(), 1);
+  for (int k = 0; k < a.ndim(); ++k) src.push_back(a.shape()[k]);
+  Shape expanded, broadcast, out;
+  for (int k = 0; k < d; ++k) {
+    const std::int64_t r = reps[static_cast<std::size_t>(k)];
+    expanded.push_back(1);
+    expanded.push_back(src[k]);
+    broadcast.push_back(r);
+    broadcast.push_back(src[k]);
+    out.push_back(r * src[k]);
+  }
+  return broadcast_reshape(a, expanded, broadcast, out);
+}
+
+Array repeat(const Array& a_in, std::int64_t repeats, std::optional<std::int64_t> axis_in) {
+  check_counts(repeats);
+  const Array a = axis_in ? a_in : detail::reshaped(a_in, {a_in.size()});
+  if (a.ndim() == 0) return repeat(detail::reshaped(a, {1}), repeats, 0);
+  const int axis = axis_of(axis_in.value_or(0), a.ndim());
+  Shape expanded, broadcast, out;
+  for (int k = 0; k < a.ndim(); ++k) {
+    expanded.push_back(a.shape()[k]);
+    broadcast.push_back(a.shape()[k]);
+    out.push_back(a.shape()[k] * (k == axis ? repeats : 1));
+    if (k == axis) {
+      expanded.push_back(1);
+      broadcast.push_back(repeats);
+    }
+  }
+  return broadcast_reshape(a, expanded, broadcast, out);
+}
+
+namespace {
+
+// `a` along `axis` at the positions idx (each in range): maximal runs that step by +1, -1 or 0
+// become slices (a run of one position repeated is a broadcast), joined by placed pieces.
+Array along(const Array& a, int axis, const std::vector<std::int64_t>& idx) {
+  std::vector<Array> parts;
+  for (std::size_t i = 0; i < idx.size();) {
+    std::size_t j = i + 1;
+    std::int64_t step = 0;
+    if (j < idx.size()) step = idx[j] - idx[i];
+    if (step < -1 || step > 1) step = 0;
+    while (j < idx.size() && idx[j] - idx[j - 1] == step) ++j;
+    if (step == 0 && j - i > 1 && idx[j - 1] != idx[i]) j = i + 1;
+    const auto len = static_cast<std::int64_t>(j - i);
+    const std::int64_t first = idx[i];
+    Array part;
+    if (step == 1 || len == 1) {
+      part = a.slice(axis, first, first + len);
+    } else if (step == -1) {
+      part = a.slice(axis, first, first - len < 0 ? std::optional<std::int64_t>() : first - len, -1);
+    } else {
+      Shape s = a.shape();
+      s[axis] = len;
+      part = a.slice(axis, first, first + 1).broadcast_to(s);
+    }
+    parts.push_back(part);
+    i = j;
+  }
+  return parts.size() == 1 ? parts[0] : concatenate(parts, axis);
+}
+
+}  // namespace
+
+Array roll(const Array& a, const std::vector<std::int64_t>& shift, const std::vector<std::int64_t>& axis) {
+  if (shift.size() != axis.size() && shift.size() != 1 && axis.size() != 1) {
+    throw ValueError(fmt::format("shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is "
+                                 "between arg 0 with shape ({},) and arg 1 with shape ({},).",
+                                 shift.size(), axis.size()));
+  }
+  const std::size_t m = std::max(shift.size(), axis.size());
+  std::vector<std::int64_t> total(static_cast<std::size_t>(a.ndim()), 0);
+  for (std::size_t i = 0; i < m; ++i) {
+    const int ax = axis_of(axis[axis.size() == 1 ? 0 : i], a.ndim());
+    total[static_cast<std::size_t>(ax)] += shift[shift.size() == 1 ? 0 : i];
+  }
+  Array r = a;
+  for (int ax = 0; ax < a.ndim(); ++ax) {
+    const std::int64_t n = a.shape()[ax];
+    if (n == 0) continue;
+    const std::int64_t s = ((total[static_cast<std::size_t>(ax)] % n) + n) % n;
+    if (s != 0) r = concatenate({r.slice(ax, n - s, n), r.slice(ax, 0, n - s)}, ax);
+  }
+  return r;
+}
+
+Array roll(const Array& a, std::int64_t shift, std::optional<std::int64_t> axis) {
+  if (axis) return roll(a, std::vector<std::int64_t>{shift}, std::vector<std::int64_t>{*axis});
+  const Array flat = detail::reshaped(a, {a.size()});
+  return detail::reshaped(roll(flat, std::vector<std::int64_t>{shift}, std::vector<std::int64_t>{0}), a.shape());
+}
+
+Array resize(const Array& a, const Shape& new_shape) {
+  for (std::int64_t d : new_shape) {
+    if (d < 0) throw ValueError("all elements of `new_shape` must be non-negative");
+  }
+  const std::int64_t n = new_shape.numel();
+  if (a.size() == 0 || n == 0) return zeros(new_shape, a.dtype());
+  const std::int64_t reps = (n + a.size() - 1) / a.size();
+  const Array flat = tile(detail::reshaped(a, {a.size()}), {reps});
+  return detail::reshaped(flat[Slice(0, n)], new_shape);
+}
+
+// --- padding ---
+
+namespace {
+
+// Pads one axis: the positions of the padded axis mapped into the array (edge, reflect,
+// symmetric, wrap), or a statistic of the whole axis (maximum, minimum, mean).
+Array pad_axis(const Array& a, int axis, std::int64_t before, std::int64_t after, const std::string& mode) {
+  const std::int64_t n = a.shape()[axis];
+  if (n == 0) {
+    throw ValueError(fmt::format("can't extend empty axis {} using modes other than 'constant' or 'empty'", axis));
+  }
+  if (mode == "maximum" || mode == "minimum" || mode == "mean") {
+    Array st = mode == "maximum" ? max(a, axis, true) : mode == "minimum" ? min(a, axis, true) : mean(a, axis, true);
+    if (mode == "mean" && st.dtype() != a.dtype()) st = astype(is_integer(a.dtype()) ? round(st) : st, a.dtype());
+    std::vector<Array> parts;
+    const auto slab = [&](std::int64_t k) {
+      Shape s = a.shape();
+      s[axis] = k;
+      parts.push_back(st.broadcast_to(s));
+    };
+    if (before > 0) slab(before);
+    parts.push_back(a);
+    if (after > 0) slab(after);
+    return concatenate(parts, axis);
+  }
+  std::vector<std::int64_t> idx;
+  for (std::int64_t j = -before; j < n + after; ++j) {
+    std::int64_t p = 0;
+    if (mode == "edge") {
+      p = std::clamp<std::int64_t>(j, 0, n - 1);
+    } else if (mode == "wrap") {
+      p = ((j % n) + n) % n;
+    } else if (mode == "symmetric") {
+      const std::int64_t m = ((j % (2 * n)) + 2 * n) % (2 * n);
+      p = m < n ? m : 2 * n - 1 - m;
+    } else {  // reflect
+      if (n == 1) {
+        p = 0;
+      } else {
+        const std::int64_t per = 2 * (n - 1);
+        const std::int64_t m = ((j % per) + per) % per;
+        p = m < n ? m : per - m;
+      }
+    }
+    idx.push_back(p);
+  }
+  return along(a, axis, idx);
+}
+
+}  // namespace
+
+Array pad(const Array& a, const std::vector<std::pair<std::int64_t, std::int64_t>>& width_in, const PadOptions& o) {
+  const int nd = a.ndim();
+  std::vector<std::pair<std::int64_t, std::int64_t>> width = width_in;
+  if (width.size() == 1) width.assign(static_cast<std::size_t>(nd), width_in[0]);
+  if (static_cast<int>(width.size()) != nd) {
+    throw ValueError(fmt::format("operands could not be broadcast together with remapped shapes "
+                                 "[original->remapped]: ({},2)  and requested shape ({},2)",
+                                 width_in.size(), nd));
+  }
+  for (const auto& [b, f] : width) {
+    if (b < 0 || f < 0) throw ValueError("index can't contain negative values");
+  }
+  static const char* kModes[] = {"constant", "edge", "reflect", "symmetric", "wrap", "maximum", "minimum", "mean"};
+  if (std::find(std::begin(kModes), std::end(kModes), o.mode) == std::end(kModes)) {
+    throw ValueError(fmt::format("mode '{}' is not supported", o.mode));
+  }
+  if (o.mode == "constant") {
+    Shape out = a.shape(), start;
+    for (int d = 0; d < nd; ++d) {
+      out[d] += width[static_cast<std::size_t>(d)].first + width[static_cast<std::size_t>(d)].second;
+      start.push_back(width[static_cast<std::size_t>(d)].first);
+    }
+    const Array fill = full(out, Scalar::of(o.constant_value, false), DType::Float64).astype(a.dtype());
+    if (a.size() == 0) return fill;
+    return detail::place(a, start, out, fill);
+  }
+  Array r = a;
+  for (int d = 0; d < nd; ++d) {
+    const auto [b, f] = width[static_cast<std::size_t>(d)];
+    if (b > 0 || f > 0) r = pad_axis(r, d, b, f, o.mode);
+  }
+  return r;
+}
+
+Array pad(const Array& a, std::int64_t w, const PadOptions& options) {
+  return pad(a, std::vector<std::pair<std::int64_t, std::int64_t>>{{w, w}}, options);
+}
+
+// --- diagonals and triangles ---
+
+Array diagonal(const Array& a, std::int64_t offset, std::int64_t axis1, std::int64_t axis2) {
+  const int nd = a.ndim();
+  if (nd < 2) throw ValueError("diag requires an array of at least two dimensions");
+  const int a1 = axis_of(axis1, nd), a2 = axis_of(axis2, nd);
+  if (a1 == a2) throw ValueError("axis1 and axis2 cannot be the same");
+  const std::int64_t n1 = a.shape()[a1], n2 = a.shape()[a2];
+  const std::int64_t len = std::max<std::int64_t>(0, offset >= 0 ? std::min(n1, n2 - offset) : std::min(n1 + offset, n2));
+  const std::int64_t first = len == 0 ? 0 : (offset >= 0 ? offset : -offset * n2);  // in (n1, n2)'s C order
+  Shape perm, out;
+  for (int d = 0; d < nd; ++d) {
+    if (d != a1 && d != a2) {
+      perm.push_back(d);
+      out.push_back(a.shape()[d]);
+    }
+  }
+  out.push_back(len);
+  const NodeRef n = detail::leaf_of(a, "diagonal");
+  if (n->op == detail::Op::Buffer) {  // evaluated: a strided view of its buffer, as NumPy's
+    Shape strides;
+    for (int d : perm) strides.push_back(n->strides()[static_cast<int>(d)]);
+    const std::int64_t s1 = n->strides()[a1], s2 = n->strides()[a2];
+    strides.push_back(s1 + s2);
+    const std::int64_t off = n->offset() + (len == 0 ? 0 : (offset >= 0 ? offset * s2 : -offset * s1));
+    return Array(detail::make_buffer(n->storage(), n->dtype, out, strides, off));
+  }
+  // Computed: the (n1, n2) plane in C order, read from `first` with step n2 + 1.
+  perm.push_back(a1);
+  perm.push_back(a2);
+  Shape flat_shape;
+  for (int d = 0; d + 1 < out.size(); ++d) flat_shape.push_back(out[d]);
+  flat_shape.push_back(n1 * n2);
+  const Array plane = detail::reshaped(a.transpose(perm), flat_shape);
+  if (len == 0) return plane.slice(plane.ndim() - 1, 0, 0);
+  return plane.slice(plane.ndim() - 1, first, first + (len - 1) * (n2 + 1) + 1, n2 + 1);
+}
+
+Array diag(const Array& v, std::int64_t k) {
+  if (v.ndim() == 2) return diagonal(v, k);
+  if (v.ndim() != 1) throw ValueError("Input must be 1- or 2-d.");
+  const std::int64_t n = v.size(), big = n + (k < 0 ? -k : k);
+  const Array vals = n == big ? v : concatenate({v, zeros({big - n}, v.dtype())});
+  const Array r = arange(big).reshape({big, 1}), c = arange(big).reshape({1, big});
+  const Array on = (c - r) == Array(k);
+  // Row i holds v[i] when k >= 0 (at column i + k); column j holds v[j] when k < 0.
+  const Array src = k >= 0 ? vals.reshape({big, 1}) : vals.reshape({1, big});
+  return where(on, src, zeros({}, v.dtype()));
+}
+
+Array diagflat(const Array& v, std::int64_t k) { return diag(detail::reshaped(v, {v.size()}), k); }
+
+Array trace(const Array& a, std::int64_t offset, std::int64_t axis1, std::int64_t axis2, std::optional<DType> dtype) {
+  return sum(diagonal(a, offset, axis1, axis2), -1, false, dtype);
+}
+
+Array tri(std::int64_t n, std::optional<std::int64_t> m_in, std::int64_t k, DType dtype) {
+  const std::int64_t m = m_in.value_or(n);
+  check_counts(n);
+  check_counts(m);
+  const Array on = (arange(m).reshape({1, m}) - arange(n).reshape({n, 1})) <= Array(k);
+  return on.astype(dtype);
+}
+
+namespace {
+
+Array triangle(const Array& a, std::int64_t k, bool lower) {
+  if (a.ndim() == 0) throw ValueError("input array must be at least 1-d");
+  const std::int64_t rows = a.ndim() >= 2 ? a.shape()[a.ndim() - 2] : a.shape()[0];
+  const std::int64_t cols = a.shape()[a.ndim() - 1];
+  const Array keep = lower ? tri(rows, cols, k, DType::Bool) : logical_not(tri(rows, cols, k - 1, DType::Bool));
+  return where(keep, a, zeros({}, a.dtype()));
+}
+
+}  // namespace
+
+Array tril(const Array& a, std::int64_t k) { return triangle(a, k, true); }
+Array triu(const Array& a, std::int64_t k) { return triangle(a, k, false); }
+
+// --- re-viewing ---
+
+Array flipud(const Array& a) {
+  if (a.ndim() < 1) throw ValueError("Input must be >= 1-d.");
+  return a.flip(0);
+}
+
+Array fliplr(const Array& a) {
+  if (a.ndim() < 2) throw ValueError("Input must be >= 2-d.");
+  return a.flip(1);
+}
+
+Array rot90(const Array& a, std::int64_t k, std::pair<std::int64_t, std::int64_t> axes) {
+  const int nd = a.ndim();
+  const std::int64_t x = axes.first, y = axes.second;
+  if (x == y || std::abs(x - y) == nd) throw ValueError("Axes must be different.");
+  if (x >= nd || x < -nd || y >= nd || y < -nd) {
+    throw ValueError(fmt::format("Axes=({}, {}) out of range for array of ndim={}.", x, y, nd));
+  }
+  const int a0 = axis_of(x, nd), a1 = axis_of(y, nd);
+  k = ((k % 4) + 4) % 4;
+  if (k == 0) return a;
+  if (k == 2) return a.flip(a0).flip(a1);
+  Shape perm;
+  for (int d = 0; d < nd; ++d) perm.push_back(d);
+  std::swap(perm[a0], perm[a1]);
+  return k == 1 ? a.flip(a1).transpose(perm) : a.transpose(perm).flip(a1);
+}
+
+Array moveaxis(const Array& a, const std::vector<std::int64_t>& source, const std::vector<std::int64_t>& destination) {
+  const int nd = a.ndim();
+  if (source.size() != destination.size()) {
+    throw ValueError("`source` and `destination` arguments must have the same number of elements");
+  }
+  std::vector<int> src, dst;
+  for (std::int64_t s : source) src.push_back(axis_of(s, nd));
+  for (std::int64_t d : destination) dst.push_back(axis_of(d, nd));
+  for (std::size_t i = 0; i < src.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (src[i] == src[j]) throw ValueError("repeated axis in `source` argument");
+      if (dst[i] == dst[j]) throw ValueError("repeated axis in `destination` argument");
+    }
+  }
+  std::vector<int> order;
+  for (int d = 0; d < nd; ++d) {
+    if (std::find(src.begin(), src.end(), d) == src.end()) order.push_back(d);
+  }
+  std::vector<std::pair<int, int>> moves;
+  for (std::size_t i = 0; i < src.size(); ++i) moves.emplace_back(dst[i], src[i]);
+  std::sort(moves.begin(), moves.end());
+  for (const auto& [d, s] : moves) order.insert(order.begin() + d, s);
+  Shape perm;
+  for (int d : order) perm.push_back(d);
+  return a.transpose(perm);
+}
+
+Array moveaxis(const Array& a, std::int64_t source, std::int64_t destination) {
+  return moveaxis(a, std::vector<std::int64_t>{source}, std::vector<std::int64_t>{destination});
+}
+
+Array rollaxis(const Array& a, std::int64_t axis, std::int64_t start) {
+  const int nd = a.ndim();
+  const int ax = axis_of(axis, nd);
+  if (start < 0) start += nd;
+  if (start < 0 || start > nd) {
+    throw IndexError(fmt::format("'start' arg requires {} <= start < {}, but {} was passed in", -nd, nd + 1,
+                                 start < 0 ? start - nd : start));
+  }
+  if (ax < start) --start;
+  if (ax == start) return a;
+  std::vector<int> order;
+  for (int d = 0; d < nd; ++d) {
+    if (d != ax) order.push_back(d);
+  }
+  order.insert(order.begin() + start, ax);
+  Shape perm;
+  for (int d : order) perm.push_back(d);
+  return a.transpose(perm);
+}
+
+Array atleast_1d(const Array& a) { return a.ndim() == 0 ? detail::reshaped(a, {1}) : a; }
+Array atleast_2d(const Array& a) {
+  if (a.ndim() == 0) return detail::reshaped(a, {1, 1});
+  return a.ndim() == 1 ? detail::reshaped(a, {1, a.size()}) : a;
+}
+Array atleast_3d(const Array& a) {
+  if (a.ndim() == 0) return detail::reshaped(a, {1, 1, 1});
+  if (a.ndim() == 1) return detail::reshaped(a, {1, a.size(), 1});
+  return a.ndim() == 2 ? detail::reshaped(a, {a.shape()[0], a.shape()[1], 1}) : a;
+}
+
+std::vector<Array> broadcast_arrays(const std::vector<Array>& arrays) {
+  Shape s;
+  for (const Array& a : arrays) s = detail::broadcast_shapes(s, a.shape());
+  std::vector<Array> out;
+  for (const Array& a : arrays) out.push_back(a.broadcast_to(s));
+  return out;
+}
+
+std::vector<Array> meshgrid(const std::vector<Array>& xi, const std::string& indexing, bool sparse) {
+  if (indexing != "xy" && indexing != "ij") throw ValueError("Valid values for `indexing` are 'xy' and 'ij'.");
+  const int nd = static_cast<int>(xi.size());
+  std::vector<Array> out;
+  for (int i = 0; i < nd; ++i) {
+    const Array& x = xi[static_cast<std::size_t>(i)];
+    Shape s = Shape::filled(nd, 1);
+    int at = i;
+    if (indexing == "xy" && nd > 1 && i < 2) at = 1 - i;
+    s[at] = x.size();
+    out.push_back(detail::reshaped(x, s));
+  }
+  return sparse ? out : broadcast_arrays(out);
+}
+
+std::vector<Array> indices_sparse(const Shape& dims, DType dtype) {
+  std::vector<Array> out;
+  for (int i = 0; i < dims.size(); ++i) {
+    Shape s = Shape::filled(dims.size(), 1);
+    s[i] = dims[i];
+    out.push_back(arange(dims[i]).astype(dtype).reshape(s));
+  }
+  return out;
+}
+
+Array indices(const Shape& dims, DType dtype) {
+  if (dims.size() == 0) return zeros({0}, dtype);
+  std::vector<Array> parts = indices_sparse(dims, dtype);
+  for (Array& p : parts) p = p.broadcast_to(dims);
+  return stack(parts, 0);
+}
+
+Array logspace(double start, double stop, std::int64_t num, bool endpoint, double base, DType dtype) {
+  const Array y = linspace(start, stop, num, endpoint);
+  return power(full({}, Scalar::of(base, false), DType::Float64), y).astype(dtype);
+}
+
+Array geomspace(double start, double stop, std::int64_t num, bool endpoint, DType dtype) {
+  if (start == 0 || stop == 0) throw ValueError("Geometric sequence cannot include zero");
+  const double sign = start < 0 ? -1.0 : 1.0;
+  Array r = logspace(std::log10(start / sign), std::log10(stop / sign), num, endpoint, 10.0);
+  if (num > 0) r[{0}] = start / sign;  // the ends exactly, as NumPy
+  if (num > 1 && endpoint) r[{-1}] = stop / sign;
+  return (sign < 0 ? r * Array(-1.0) : r).astype(dtype);
+}
+
+}  // namespace loom

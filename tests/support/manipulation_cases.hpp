@@ -1,0 +1,274 @@
+#pragma once
+// NumPy's answers for array manipulation (tests/unit/api/manipulation_cases.txt, written by
+// tools/gen_manipulation_cases.py), parsed and run through loom: shared by the host tests and the
+// GPU tests (which read the file relative to the repository root, their working directory).
+
+#include <cmath>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <loom/loom.hpp>
+
+#include "support/indexing_cases.hpp"
+
+namespace loom::test {
+
+// One argument of a call: an array, an int, None, an int list, pad widths, a slice, a word, or
+// a list of arguments ('[' ... ']').
+struct ManipArg {
+  char kind = 'n';  // A i n l p s m [
+  Array array;
+  std::int64_t i = 0;
+  std::vector<std::int64_t> list;
+  std::vector<std::pair<std::int64_t, std::int64_t>> pads;
+  Slice slice;
+  std::string word;
+  std::vector<ManipArg> items;
+};
+
+struct ManipResult {
+  std::string dtype;
+  Shape shape;
+  std::vector<double> values;
+};
+
+struct ManipCase {
+  std::string line, fn;
+  std::vector<ManipArg> args;
+  std::vector<ManipResult> want;  // one, or a list's
+  bool list = false;
+  std::string error_type, error_message;
+};
+
+inline DType dtype_named(const std::string& n) {
+  for (int k = 0; k < 16; ++k) {
+    const auto t = static_cast<DType>(k);
+    if (std::string(name(t)) == n) return t;
+  }
+  throw std::runtime_error("no dtype " + n);
+}
+
+inline ManipArg parse_arg(const std::vector<std::string>& tok, std::size_t& at) {
+  const std::string t = tok[at++];
+  ManipArg a;
+  a.kind = t[0];
+  if (t == "[") {
+    while (tok[at] != "]") a.items.push_back(parse_arg(tok, at));
+    ++at;
+    return a;
+  }
+  const std::string rest = t.substr(1);
+  switch (a.kind) {
+    case 'A': {
+      const auto colon = rest.find(':'), atk = rest.find('@');
+      const Shape shape = parse_shape(rest.substr(0, colon));
+      const DType dt = dtype_named(rest.substr(colon + 1, atk - colon - 1));
+      const std::int64_t k = std::stoll(rest.substr(atk + 1));
+      a.array = (arange(shape.numel()) + Array(100 * k)).reshape(shape).astype(dt).eval();
+      break;
+    }
+    case 'i': a.i = std::stoll(rest); break;
+    case 'l': a.list = parse_values(rest); break;
+    case 'p':
+      for (const std::string& p : split(rest, '/')) {
+        const auto v = parse_values(p);
+        a.pads.emplace_back(v[0], v[1]);
+      }
+      break;
+    case 's': {
+      const auto parts = split(rest, ',');
+      const auto opt = [](const std::string& s) { return s.empty() ? std::optional<std::int64_t>() : std::stoll(s); };
+      a.slice = Slice(opt(parts[0]), opt(parts[1]), opt(parts[2]));
+      break;
+    }
+    case 'm': a.word = rest; break;
+    default: break;
+  }
+  return a;
+}
+
+inline ManipResult parse_result(const std::vector<std::string>& tok, std::size_t& at) {
+  ManipResult r;
+  r.dtype = tok[at++];
+  r.shape = parse_shape(tok[at++]);
+  if (at < tok.size() && tok[at] != ";") {
+    const std::string vals = tok[at++];
+    if (vals.empty()) return r;
+    for (const std::string& v : split(vals, ',')) {
+      r.values.push_back(v == "nan" ? NAN : v == "inf" ? INFINITY : v == "-inf" ? -INFINITY : std::stod(v));
+    }
+  }
+  return r;
+}
+
+// Tokens split at spaces, an empty shape kept as an empty token.
+inline std::vector<std::string> tokens(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == ' ') {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+inline std::vector<ManipCase> manipulation_cases(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::vector<ManipCase> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    ManipCase c;
+    c.line = line;
+    const auto arrow = line.find(" -> ");
+    std::vector<std::string> call = tokens(line.substr(0, arrow));
+    c.fn = call[0];
+    for (std::size_t at = 1; at < call.size();) c.args.push_back(parse_arg(call, at));
+    const std::string res = line.substr(arrow + 4);
+    if (res.rfind("error ", 0) == 0) {
+      const auto bar = res.find('|');
+      c.error_type = res.substr(6, bar - 6);
+      c.error_message = res.substr(bar + 1);
+    } else {
+      const std::vector<std::string> tok = tokens(res);
+      std::size_t at = 0;
+      if (tok[0] == "list") {
+        c.list = true;
+        const auto n = std::stoll(tok[1]);
+        at = 2;
+        for (std::int64_t k = 0; k < n; ++k) {
+          ++at;  // ';'
+          c.want.push_back(parse_result(tok, at));
+        }
+      } else {
+        c.want.push_back(parse_result(tok, at));
+      }
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+inline std::vector<Array> arrays_of(const ManipArg& a) {
+  std::vector<Array> out;
+  for (const ManipArg& x : a.items) out.push_back(x.array);
+  return out;
+}
+
+inline std::optional<std::int64_t> opt_int(const ManipArg& a) {
+  return a.kind == 'n' ? std::optional<std::int64_t>() : a.i;
+}
+
+inline Positions positions_of(const ManipArg& a) {
+  if (a.kind == 'i') return a.i;
+  if (a.kind == 's') return a.slice;
+  return a.list;
+}
+
+// The call a case names, through loom.
+inline std::vector<Array> run_manipulation(const ManipCase& c) {
+  const auto& g = c.args;
+  const std::string& f = c.fn;
+  const auto one = [](Array a) { return std::vector<Array>{std::move(a)}; };
+  if (f == "concatenate") return one(concatenate(arrays_of(g[0]), opt_int(g[1])));
+  if (f == "stack") return one(stack(arrays_of(g[0]), g[1].i));
+  if (f == "hstack") return one(hstack(arrays_of(g[0])));
+  if (f == "vstack") return one(vstack(arrays_of(g[0])));
+  if (f == "dstack") return one(dstack(arrays_of(g[0])));
+  if (f == "column_stack") return one(column_stack(arrays_of(g[0])));
+  if (f == "append") return one(append(g[0].array, g[1].array, opt_int(g[2])));
+  if (f == "block") {
+    if (!g[0].items.empty() && g[0].items[0].kind == '[') {
+      std::vector<std::vector<Array>> rows;
+      for (const ManipArg& r : g[0].items) rows.push_back(arrays_of(r));
+      return one(block(rows));
+    }
+    return one(block(arrays_of(g[0])));
+  }
+  const auto splitter = [&](auto fn2, auto fn3) -> std::vector<Array> {
+    if (g[1].kind == 'l') return fn3(g[0].array, g[1].list);
+    return fn2(g[0].array, g[1].i);
+  };
+  if (f == "split" || f == "array_split") {
+    const bool eq = f == "split";
+    if (g[1].kind == 'l') return eq ? split(g[0].array, g[1].list, g[2].i) : array_split(g[0].array, g[1].list, g[2].i);
+    return eq ? split(g[0].array, g[1].i, g[2].i) : array_split(g[0].array, g[1].i, g[2].i);
+  }
+  if (f == "hsplit") return splitter([](const Array& a, std::int64_t s) { return hsplit(a, s); },
+                                     [](const Array& a, const std::vector<std::int64_t>& s) { return hsplit(a, s); });
+  if (f == "vsplit") return splitter([](const Array& a, std::int64_t s) { return vsplit(a, s); },
+                                     [](const Array& a, const std::vector<std::int64_t>& s) { return vsplit(a, s); });
+  if (f == "dsplit") return splitter([](const Array& a, std::int64_t s) { return dsplit(a, s); },
+                                     [](const Array& a, const std::vector<std::int64_t>& s) { return dsplit(a, s); });
+  if (f == "unstack") return unstack(g[0].array, g[1].i);
+  if (f == "delete") return one(delete_(g[0].array, positions_of(g[1]), opt_int(g[2])));
+  if (f == "insert") return one(insert(g[0].array, positions_of(g[1]), g[2].array, opt_int(g[3])));
+  if (f == "tile") return one(tile(g[0].array, g[1].list));
+  if (f == "repeat") return one(repeat(g[0].array, g[1].i, opt_int(g[2])));
+  if (f == "roll") return one(roll(g[0].array, g[1].i, opt_int(g[2])));
+  if (f == "resize") return one(resize(g[0].array, Shape(g[1].list)));
+  if (f == "pad") {
+    PadOptions o;
+    o.mode = g[2].word;
+    if (g.size() > 3) o.constant_value = static_cast<double>(g[3].i);
+    return one(pad(g[0].array, g[1].pads, o));
+  }
+  if (f == "diagonal") return one(diagonal(g[0].array, g[1].i, g[2].i, g[3].i));
+  if (f == "diag") return one(diag(g[0].array, g[1].i));
+  if (f == "diagflat") return one(diagflat(g[0].array, g[1].i));
+  if (f == "trace") return one(g.size() > 1 ? trace(g[0].array, g[1].i, g[2].i, g[3].i) : trace(g[0].array));
+  if (f == "tri") return one(tri(g[0].i, g[1].i, g[2].i, dtype_named(g[3].word)));
+  if (f == "tril") return one(tril(g[0].array, g[1].i));
+  if (f == "triu") return one(triu(g[0].array, g[1].i));
+  if (f == "flipud") return one(flipud(g[0].array));
+  if (f == "fliplr") return one(fliplr(g[0].array));
+  if (f == "rot90") return one(rot90(g[0].array, g[1].i, {g[2].list[0], g[2].list[1]}));
+  if (f == "moveaxis") {
+    if (g[1].kind == 'l') return one(moveaxis(g[0].array, g[1].list, g[2].list));
+    return one(moveaxis(g[0].array, g[1].i, g[2].i));
+  }
+  if (f == "rollaxis") return one(rollaxis(g[0].array, g[1].i, g[2].i));
+  if (f == "atleast_1d") return one(atleast_1d(g[0].array));
+  if (f == "atleast_2d") return one(atleast_2d(g[0].array));
+  if (f == "atleast_3d") return one(atleast_3d(g[0].array));
+  if (f == "broadcast_arrays") return broadcast_arrays(arrays_of(g[0]));
+  if (f == "meshgrid") return meshgrid(arrays_of(g[0]), g[1].word, g[2].i != 0);
+  if (f == "indices") return one(indices(Shape(g[0].list), dtype_named(g[1].word)));
+  if (f == "ix_") return ix_(arrays_of(g[0]));
+  if (f == "logspace") {
+    return one(logspace(static_cast<double>(g[0].i) / 4, static_cast<double>(g[1].i) / 4, g[2].i, g[3].i != 0,
+                        static_cast<double>(g[4].i) / 2));
+  }
+  if (f == "geomspace") {
+    return one(geomspace(static_cast<double>(g[0].i), static_cast<double>(g[1].i), g[2].i, g[3].i != 0));
+  }
+  throw std::runtime_error("no such function in the table: " + f);
+}
+
+// "" when r matches what NumPy gave (dtype, shape, values: exact, floats to 1e-12 relative).
+inline std::string check_manip(const Array& r, const ManipResult& w) {
+  if (std::string(name(r.dtype())) != w.dtype) return "dtype " + std::string(name(r.dtype())) + " != " + w.dtype;
+  if (r.shape() != w.shape) return "shape " + to_string(r.shape()) + " != " + to_string(w.shape);
+  const std::vector<double> got = r.astype(DType::Float64).to_host<double>();
+  if (got.size() != w.values.size()) return "size";
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double a = got[i], b = w.values[i];
+    if (std::isnan(a) && std::isnan(b)) continue;
+    if (!(std::abs(a - b) <= 1e-12 * std::max(1.0, std::abs(b)))) {
+      return "value " + std::to_string(i) + ": " + std::to_string(a) + " != " + std::to_string(b);
+    }
+  }
+  return "";
+}
+
+}  // namespace loom::test

@@ -1,0 +1,80 @@
+// Array manipulation (include/loom/manipulation.hpp) against NumPy's answers
+// (manipulation_cases.txt, tools/gen_manipulation_cases.py): values, dtypes, shapes and errors
+// with NumPy's wording; and the fusion each is built for: a concatenation of fused producers,
+// tile, repeat, roll and pad feeding an op are one kernel.
+
+#include <catch2/catch.hpp>
+
+#include <loom/loom.hpp>
+
+#include "exec/realize.hpp"
+#include "support/manipulation_cases.hpp"
+
+using loom::Array;
+using loom::DType;
+
+namespace {
+
+const std::string kCases = std::string(LOOM_SOURCE_DIR) + "/tests/unit/api/manipulation_cases.txt";
+
+std::size_t kernels_of(const Array& a) {
+  const std::vector<loom::detail::NodeRef> nodes{a.node()};
+  return loom::exec::prepare(nodes).kernels.size();
+}
+
+}  // namespace
+
+TEST_CASE("array manipulation gives NumPy's values, dtypes and errors", "[manipulation]") {
+  int values = 0, errors = 0;
+  for (const auto& c : loom::test::manipulation_cases(kCases)) {
+    INFO(c.line);
+    if (!c.error_type.empty()) {
+      const std::string got = loom::test::error_of([&] {
+        for (const Array& r : loom::test::run_manipulation(c)) (void)r.to_host<std::int64_t>();
+      });
+      CHECK(got == c.error_type + "|" + c.error_message);
+      ++errors;
+      continue;
+    }
+    const std::vector<Array> r = loom::test::run_manipulation(c);
+    REQUIRE(r.size() == c.want.size());
+    for (std::size_t k = 0; k < r.size(); ++k) CHECK(loom::test::check_manip(r[k], c.want[k]) == "");
+    ++values;
+  }
+  CHECK(values > 130);
+  CHECK(errors > 20);
+}
+
+TEST_CASE("joins, tiles, rolls and pads fuse into the kernel that consumes them", "[manipulation]") {
+  const Array a = loom::empty({1000}, DType::Float32), b = loom::empty({500}, DType::Float32);
+  const Array c = loom::empty({250}, DType::Float64);
+  // One kernel: each input read where it lands.
+  CHECK(kernels_of(loom::concatenate({a * 2, b + 1, loom::exp(c)})) == 1);
+  CHECK(kernels_of(loom::concatenate({a, b, a}) * 3) == 1);
+  const Array m = loom::empty({64, 100}, DType::Float32);
+  CHECK(kernels_of(loom::stack({m, m * 2, m + 1}, 1)) == 1);
+  CHECK(kernels_of(loom::tile(m, {3, 2}) + 1) == 1);
+  CHECK(kernels_of(loom::repeat(m, 3, 1) * 2) == 1);
+  CHECK(kernels_of(loom::roll(m, 7, 1) - m) == 1);
+  const Array p = loom::pad(m, 1, {.mode = "reflect"});
+  const loom::Slice in(1, -1), lo(0, -2), hi(2, loom::none);
+  CHECK(kernels_of(p[{lo, in}] + p[{hi, in}] + p[{in, lo}] + p[{in, hi}] - 4 * p[{in, in}]) == 1);
+  CHECK(kernels_of(loom::pad(m, {{2, 3}, {1, 0}}, {.mode = "constant", .constant_value = 5})) == 1);
+  CHECK(kernels_of(loom::triu(m, 1) + loom::tril(m)) == 1);
+  // A tile of a computed array reads it at the tiled positions: no copy first.
+  CHECK(kernels_of(loom::tile(m * 2, {2, 2})) == 1);
+  // explain shows the pieces read only where they land.
+  CHECK_THAT(loom::explain_string({loom::concatenate({a * 2, b})}),
+             Catch::Matchers::Contains("read only where it is placed"));
+}
+
+TEST_CASE("splits and re-views are views of the input", "[manipulation]") {
+  const Array x = loom::arange(24).reshape({4, 6}).eval();
+  for (const Array& part : loom::split(x, 3, 1)) CHECK(part.node()->op == loom::detail::Op::Buffer);
+  CHECK(loom::diagonal(x).node()->op == loom::detail::Op::Buffer);  // a strided view of x's buffer
+  CHECK(loom::diagonal(x).to_host<std::int64_t>() == std::vector<std::int64_t>{0, 7, 14, 21});
+  CHECK(loom::moveaxis(x, 0, 1).node()->op == loom::detail::Op::Buffer);
+  // The diagonal of a computed array is read from its C order.
+  CHECK(loom::diagonal(x * 2, 1).to_host<std::int64_t>() == std::vector<std::int64_t>{2, 16, 30, 44});
+  CHECK(loom::trace(x * 2).item<std::int64_t>() == 2 * (0 + 7 + 14 + 21));
+}
