@@ -1,34 +1,10 @@
 """CuPy and PyTorch on bench_indexing's cases (run on the GPU machine beside bench_indexing).
 
-Same method as bench/bench_util.hpp: median of 20 calls after 3 warm-up calls, each followed by a
-synchronize. Prints one line per case; writes JSON to argv[1] when given.
+Method and output: bench/peers_util.py (JSON to argv[1] when given).
 """
-import json
 import sys
-import time
 
-
-def median_ms(f, sync, reps=20, warm=3):
-    for _ in range(warm):
-        f()
-    sync()
-    t = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        f()
-        sync()
-        t.append((time.perf_counter() - t0) * 1e3)
-    t.sort()
-    return t[len(t) // 2]
-
-
-rows = []
-
-
-def row(name, ms):
-    print("%-60s %9.4f ms" % (name, ms), flush=True)
-    rows.append({"name": name, "ms": ms})
-
+from peers_util import median_ms, row, write
 
 n = 1 << 26
 try:
@@ -122,6 +98,4 @@ try:
 except Exception as e:  # noqa: BLE001
     print("torch: %s" % e)
 
-if len(sys.argv) > 1:
-    with open(sys.argv[1], "w") as f:
-        json.dump({"rows": rows}, f, indent=1)
+write(sys.argv)

@@ -287,6 +287,42 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
     plan.view_roots.push_back({owner_ref.at(o), owner_ref.at(base)});
   }
 
+  // Whether n is computed from generators and constants only (no memory read, no reduction): two
+  // kernels that need it each compute it (the box masks of placed pieces, interned: equal in
+  // every concatenation of one layout) rather than read it from a kernel of its own.
+  std::unordered_map<const Node*, bool> gen_memo;
+  const auto from_generators = [&](const Node* root) {
+    std::vector<const Node*> work{root};
+    while (!work.empty()) {
+      const Node* x = work.back();
+      if (gen_memo.count(x)) {
+        work.pop_back();
+        continue;
+      }
+      if (x->realized() || x->op == Op::Buffer || x->op == Op::Call || x->op == Op::Reduce || computed.count(x)) {
+        gen_memo[x] = false;
+        work.pop_back();
+        continue;
+      }
+      bool ready = true, all = true;
+      for (int i = 0; i < x->num_inputs; ++i) {
+        const Node* in = x->inputs[static_cast<std::size_t>(i)].get();
+        const auto it = gen_memo.find(in);
+        if (it == gen_memo.end()) {
+          ready = false;
+          work.push_back(in);
+        } else {
+          all = all && it->second;
+        }
+      }
+      if (ready) {
+        gen_memo[x] = all;
+        work.pop_back();
+      }
+    }
+    return gen_memo[root];
+  };
+
   // Group the kernels, then make sure no two groups compute the same node: a compute node
   // reached from two groups is materialized (computed once). Repeat until stable.
   std::vector<const Node*> roots;
@@ -379,7 +415,7 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
     for (const Node* r : roots) {
       for (const Node* n : reached[r]) {
         auto [it, fresh] = owner.emplace(n, group_of[r]);
-        if (!fresh && it->second != group_of[r] && !mat.count(n)) {
+        if (!fresh && it->second != group_of[r] && !mat.count(n) && !from_generators(n)) {
           cut(n, "shared by two kernels (computed once)");
           changed = true;
         }

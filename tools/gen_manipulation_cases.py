@@ -108,6 +108,7 @@ CALLS = {
     "logspace": lambda a, b, num, endpoint, base: np.logspace(a / 4, b / 4, num, bool(endpoint), base / 2),
     "geomspace": lambda a, b, num, endpoint: np.geomspace(a, b, num, bool(endpoint)),
     "tile": lambda a, reps: np.tile(a, tuple(reps)),
+    "unstack": lambda a, axis: np.unstack(a, axis=axis),
 }
 if not hasattr(np, "unstack"):  # NumPy < 2.1 (a development machine): the same, by hand
     def _unstack(a, axis):

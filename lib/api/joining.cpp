@@ -63,6 +63,21 @@ DType common_dtype(const std::vector<Array>& arrays) {
 
 int axis_of(std::int64_t axis, int ndim) { return detail::normalize_axis(axis, ndim); }
 
+constexpr std::size_t kMaxPieces = 8;
+
+// parts (of one dtype, non-empty along axis) placed one after the other over the ones before.
+Array place_all(const std::vector<Array>& parts, int axis) {
+  Shape shape = parts[0].shape();
+  for (std::size_t i = 1; i < parts.size(); ++i) shape[axis] += parts[i].shape()[axis];
+  Array out;
+  Shape start = Shape::filled(shape.size(), 0);
+  for (const Array& a : parts) {
+    out = detail::place(a, start, shape, out);
+    start[axis] += a.shape()[axis];
+  }
+  return out;
+}
+
 }  // namespace
 
 Array concatenate(const std::vector<Array>& arrays_in, std::optional<std::int64_t> axis_in) {
@@ -95,16 +110,24 @@ Array concatenate(const std::vector<Array>& arrays_in, std::optional<std::int64_
     shape[axis] += arrays[i].shape()[axis];
   }
   const DType t = common_dtype(arrays);
-  Array out;
-  Shape start = Shape::filled(nd, 0);
+  std::vector<Array> parts;
   for (const Array& a : arrays) {
-    if (a.shape()[axis] > 0) {
-      out = detail::place(a.dtype() == t ? a : astype(a, t), start, shape, out);
-    }
-    start[axis] += a.shape()[axis];
+    if (a.shape()[axis] > 0) parts.push_back(a.dtype() == t ? a : astype(a, t));
   }
-  if (!out.valid()) return zeros(shape, t);  // every input empty along the axis
-  return out;
+  if (parts.empty()) return zeros(shape, t);  // every input empty along the axis
+  // Each element of a kernel computes every piece's box test: past kMaxPieces inputs, groups of
+  // them are joined by kernels of their own first (bench/NOTES.md).
+  while (parts.size() > kMaxPieces) {
+    std::vector<Array> groups;
+    for (std::size_t i = 0; i < parts.size(); i += kMaxPieces) {
+      const std::vector<Array> g(parts.begin() + static_cast<std::ptrdiff_t>(i),
+                                 parts.begin() + static_cast<std::ptrdiff_t>(std::min(parts.size(), i + kMaxPieces)));
+      const Array joined = place_all(g, axis);
+      groups.push_back(g.size() == 1 ? joined : Array(detail::make_copy(detail::leaf_of(joined, "concatenate"), true)));
+    }
+    parts = std::move(groups);
+  }
+  return place_all(parts, axis);
 }
 
 Array stack(const std::vector<Array>& arrays, std::int64_t axis) {

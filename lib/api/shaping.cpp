@@ -1,4 +1,5 @@
-// Tiling, repeating, rolling, padding, diagonals and re-viewing (include/loom/manipulation.hpp).
+// Tiling, repeating, rolling, diagonals and re-viewing (include/loom/manipulation.hpp; pad is
+// in lib/calls/manipulation_calls.cpp, where gathers are).
 // tile and repeat are a broadcast read through a reshape (the kernel splits its loop so that both
 // are affine: no copy, no division per element); roll and the pad modes concatenate views of the
 // input (joining.cpp's placed pieces); triangles are a where over two aranges.
@@ -75,38 +76,6 @@ Array repeat(const Array& a_in, std::int64_t repeats, std::optional<std::int64_t
   return broadcast_reshape(a, expanded, broadcast, out);
 }
 
-namespace {
-
-// `a` along `axis` at the positions idx (each in range): maximal runs that step by +1, -1 or 0
-// become slices (a run of one position repeated is a broadcast), joined by placed pieces.
-Array along(const Array& a, int axis, const std::vector<std::int64_t>& idx) {
-  std::vector<Array> parts;
-  for (std::size_t i = 0; i < idx.size();) {
-    std::size_t j = i + 1;
-    std::int64_t step = 0;
-    if (j < idx.size()) step = idx[j] - idx[i];
-    if (step < -1 || step > 1) step = 0;
-    while (j < idx.size() && idx[j] - idx[j - 1] == step) ++j;
-    if (step == 0 && j - i > 1 && idx[j - 1] != idx[i]) j = i + 1;
-    const auto len = static_cast<std::int64_t>(j - i);
-    const std::int64_t first = idx[i];
-    Array part;
-    if (step == 1 || len == 1) {
-      part = a.slice(axis, first, first + len);
-    } else if (step == -1) {
-      part = a.slice(axis, first, first - len < 0 ? std::optional<std::int64_t>() : first - len, -1);
-    } else {
-      Shape s = a.shape();
-      s[axis] = len;
-      part = a.slice(axis, first, first + 1).broadcast_to(s);
-    }
-    parts.push_back(part);
-    i = j;
-  }
-  return parts.size() == 1 ? parts[0] : concatenate(parts, axis);
-}
-
-}  // namespace
 
 Array roll(const Array& a, const std::vector<std::int64_t>& shift, const std::vector<std::int64_t>& axis) {
   if (shift.size() != axis.size() && shift.size() != 1 && axis.size() != 1) {
@@ -145,95 +114,6 @@ Array resize(const Array& a, const Shape& new_shape) {
   const std::int64_t reps = (n + a.size() - 1) / a.size();
   const Array flat = tile(detail::reshaped(a, {a.size()}), {reps});
   return detail::reshaped(flat[Slice(0, n)], new_shape);
-}
-
-// --- padding ---
-
-namespace {
-
-// Pads one axis: the positions of the padded axis mapped into the array (edge, reflect,
-// symmetric, wrap), or a statistic of the whole axis (maximum, minimum, mean).
-Array pad_axis(const Array& a, int axis, std::int64_t before, std::int64_t after, const std::string& mode) {
-  const std::int64_t n = a.shape()[axis];
-  if (n == 0) {
-    throw ValueError(fmt::format("can't extend empty axis {} using modes other than 'constant' or 'empty'", axis));
-  }
-  if (mode == "maximum" || mode == "minimum" || mode == "mean") {
-    Array st = mode == "maximum" ? max(a, axis, true) : mode == "minimum" ? min(a, axis, true) : mean(a, axis, true);
-    if (mode == "mean" && st.dtype() != a.dtype()) st = astype(is_integer(a.dtype()) ? round(st) : st, a.dtype());
-    std::vector<Array> parts;
-    const auto slab = [&](std::int64_t k) {
-      Shape s = a.shape();
-      s[axis] = k;
-      parts.push_back(st.broadcast_to(s));
-    };
-    if (before > 0) slab(before);
-    parts.push_back(a);
-    if (after > 0) slab(after);
-    return concatenate(parts, axis);
-  }
-  std::vector<std::int64_t> idx;
-  for (std::int64_t j = -before; j < n + after; ++j) {
-    std::int64_t p = 0;
-    if (mode == "edge") {
-      p = std::clamp<std::int64_t>(j, 0, n - 1);
-    } else if (mode == "wrap") {
-      p = ((j % n) + n) % n;
-    } else if (mode == "symmetric") {
-      const std::int64_t m = ((j % (2 * n)) + 2 * n) % (2 * n);
-      p = m < n ? m : 2 * n - 1 - m;
-    } else {  // reflect
-      if (n == 1) {
-        p = 0;
-      } else {
-        const std::int64_t per = 2 * (n - 1);
-        const std::int64_t m = ((j % per) + per) % per;
-        p = m < n ? m : per - m;
-      }
-    }
-    idx.push_back(p);
-  }
-  return along(a, axis, idx);
-}
-
-}  // namespace
-
-Array pad(const Array& a, const std::vector<std::pair<std::int64_t, std::int64_t>>& width_in, const PadOptions& o) {
-  const int nd = a.ndim();
-  std::vector<std::pair<std::int64_t, std::int64_t>> width = width_in;
-  if (width.size() == 1) width.assign(static_cast<std::size_t>(nd), width_in[0]);
-  if (static_cast<int>(width.size()) != nd) {
-    throw ValueError(fmt::format("operands could not be broadcast together with remapped shapes "
-                                 "[original->remapped]: ({},2)  and requested shape ({},2)",
-                                 width_in.size(), nd));
-  }
-  for (const auto& [b, f] : width) {
-    if (b < 0 || f < 0) throw ValueError("index can't contain negative values");
-  }
-  static const char* kModes[] = {"constant", "edge", "reflect", "symmetric", "wrap", "maximum", "minimum", "mean"};
-  if (std::find(std::begin(kModes), std::end(kModes), o.mode) == std::end(kModes)) {
-    throw ValueError(fmt::format("mode '{}' is not supported", o.mode));
-  }
-  if (o.mode == "constant") {
-    Shape out = a.shape(), start;
-    for (int d = 0; d < nd; ++d) {
-      out[d] += width[static_cast<std::size_t>(d)].first + width[static_cast<std::size_t>(d)].second;
-      start.push_back(width[static_cast<std::size_t>(d)].first);
-    }
-    const Array fill = full(out, Scalar::of(o.constant_value, false), DType::Float64).astype(a.dtype());
-    if (a.size() == 0) return fill;
-    return detail::place(a, start, out, fill);
-  }
-  Array r = a;
-  for (int d = 0; d < nd; ++d) {
-    const auto [b, f] = width[static_cast<std::size_t>(d)];
-    if (b > 0 || f > 0) r = pad_axis(r, d, b, f, o.mode);
-  }
-  return r;
-}
-
-Array pad(const Array& a, std::int64_t w, const PadOptions& options) {
-  return pad(a, std::vector<std::pair<std::int64_t, std::int64_t>>{{w, w}}, options);
 }
 
 // --- diagonals and triangles ---

@@ -203,6 +203,12 @@ Array gather_flat(const Array& src, const Array& lin) {
 
 }  // namespace
 
+namespace calls {
+Array gather_positions(const Array& src, std::vector<Array> coords, const Shape& shape) {
+  return gather_at(src, std::move(coords), shape);
+}
+}  // namespace calls
+
 namespace detail {
 
 Array advanced_index(const Array& x, std::span<const Index> idx_in, bool check, Array* positions) {

@@ -1,13 +1,130 @@
-// The manipulation functions that need a library call (include/loom/manipulation.hpp): ix_ turns
-// bool arrays into their positions (nonzero: a scan and a count, eager as NumPy's).
+// The manipulation functions built on calls and gathers (include/loom/manipulation.hpp):
+//   pad      constant: the input placed over a full array (one Op::Place); edge, reflect,
+//            symmetric, wrap: the input read at computed positions (a gather whose index is a
+//            few integer ops per padded dim, fused into the consumer: a pad feeding a stencil
+//            is one kernel); maximum, minimum, mean: the axis' statistic joined on each side.
+//   ix_      bool arrays become their positions (nonzero: eager, as NumPy's).
 
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include <loom/creation.hpp>
 #include <loom/errors.hpp>
 #include <loom/manipulation.hpp>
+#include <loom/ops.hpp>
+#include <loom/reductions.hpp>
 #include <loom/sorting.hpp>
 
 #include "api/builders.hpp"
+#include "calls/write_helpers.hpp"
 
 namespace loom {
+
+namespace {
+
+using Widths = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
+// Positions p (the padded axis' index minus `before`, int32 or int64) mapped into [0, n): one
+// reflection (or wrap) with abs/min/max when the pad is no wider than that allows, else the
+// periodic formula with a remainder.
+Array source_index(const Array& p, std::int64_t n, std::int64_t before, std::int64_t after, const std::string& mode) {
+  const DType t = p.dtype();
+  const auto c = [&](std::int64_t v) { return full({}, Scalar::of(v, false), t); };
+  if (mode == "edge") return clip(p, c(0), c(n - 1));
+  if (mode == "wrap") {
+    if (before <= n && after <= n) return where(p < c(0), p + c(n), where(p >= c(n), p - c(n), p));
+    return remainder(p, c(n));
+  }
+  if (mode == "symmetric") {
+    if (before <= n && after <= n) {
+      const Array q = maximum(p, c(-1) - p);
+      return minimum(q, c(2 * n - 1) - q);
+    }
+    const Array m = remainder(p, c(2 * n));
+    return where(m < c(n), m, c(2 * n - 1) - m);
+  }
+  // reflect
+  if (n == 1) return zeros_like(p);
+  if (before <= n - 1 && after <= n - 1) return c(n - 1) - abs(c(n - 1) - abs(p));
+  const Array m = remainder(p, c(2 * (n - 1)));
+  return where(m < c(n), m, c(2 * (n - 1)) - m);
+}
+
+// maximum, minimum, mean: the statistic of the whole axis on each side.
+Array pad_stat(const Array& a, int axis, std::int64_t before, std::int64_t after, const std::string& mode) {
+  Array st = mode == "maximum" ? max(a, axis, true) : mode == "minimum" ? min(a, axis, true) : mean(a, axis, true);
+  if (st.dtype() != a.dtype()) st = astype(is_integer(a.dtype()) ? round(st) : st, a.dtype());
+  std::vector<Array> parts;
+  const auto slab = [&](std::int64_t k) {
+    Shape s = a.shape();
+    s[axis] = k;
+    parts.push_back(st.broadcast_to(s));
+  };
+  if (before > 0) slab(before);
+  parts.push_back(a);
+  if (after > 0) slab(after);
+  return concatenate(parts, axis);
+}
+
+}  // namespace
+
+Array pad(const Array& a, const Widths& width_in, const PadOptions& o) {
+  const int nd = a.ndim();
+  Widths width = width_in;
+  if (width.size() == 1) width.assign(static_cast<std::size_t>(nd), width_in[0]);
+  if (static_cast<int>(width.size()) != nd) {
+    throw ValueError(fmt::format("operands could not be broadcast together with remapped shapes "
+                                 "[original->remapped]: ({},2)  and requested shape ({},2)",
+                                 width_in.size(), nd));
+  }
+  for (const auto& [b, f] : width) {
+    if (b < 0 || f < 0) throw ValueError("index can't contain negative values");
+  }
+  static const char* kModes[] = {"constant", "edge", "reflect", "symmetric", "wrap", "maximum", "minimum", "mean"};
+  if (std::find(std::begin(kModes), std::end(kModes), o.mode) == std::end(kModes)) {
+    throw ValueError(fmt::format("mode '{}' is not supported", o.mode));
+  }
+  Shape out = a.shape(), start;
+  for (int d = 0; d < nd; ++d) {
+    out[d] += width[static_cast<std::size_t>(d)].first + width[static_cast<std::size_t>(d)].second;
+    start.push_back(width[static_cast<std::size_t>(d)].first);
+  }
+  if (o.mode == "constant") {
+    const Array fill = full(out, Scalar::of(o.constant_value, false), DType::Float64).astype(a.dtype());
+    if (a.size() == 0) return fill;
+    return detail::place(a, start, out, fill);
+  }
+  for (int d = 0; d < nd; ++d) {
+    const auto [b, f] = width[static_cast<std::size_t>(d)];
+    if ((b > 0 || f > 0) && a.shape()[d] == 0) {
+      throw ValueError(fmt::format("can't extend empty axis {} using modes other than 'constant' or 'empty'", d));
+    }
+  }
+  if (o.mode == "maximum" || o.mode == "minimum" || o.mode == "mean") {
+    Array r = a;
+    for (int d = 0; d < nd; ++d) {
+      const auto [b, f] = width[static_cast<std::size_t>(d)];
+      if (b > 0 || f > 0) r = pad_stat(r, d, b, f, o.mode);
+    }
+    return r;
+  }
+  // One gather: each output coordinate mapped into the input, per dim.
+  const DType t = out.numel() < (std::int64_t{1} << 31) ? DType::Int32 : DType::Int64;
+  std::vector<Array> coords;
+  for (int d = 0; d < nd; ++d) {
+    const auto [b, f] = width[static_cast<std::size_t>(d)];
+    Shape s = Shape::filled(nd, 1);
+    s[d] = out[d];
+    const Array p = arange(Scalar::of(-b, false), Scalar::of(out[d] - b, false), Scalar::of(std::int64_t{1}, false), t);
+    coords.push_back(detail::reshaped(b > 0 || f > 0 ? source_index(p, a.shape()[d], b, f, o.mode) : p, s));
+  }
+  return calls::gather_positions(a, coords, out);
+}
+
+Array pad(const Array& a, std::int64_t w, const PadOptions& options) {
+  return pad(a, Widths{{w, w}}, options);
+}
 
 std::vector<Array> ix_(const std::vector<Array>& args) {
   std::vector<Array> out;

@@ -7,6 +7,11 @@
 
 namespace loom::calls {
 
+// src read at the coordinates coords (one integer array per dim of src, broadcasting to `shape`):
+// a lazy gather in the consumer's kernel, small elementwise sources rebuilt at the read positions
+// (lib/calls/indexing.cpp).
+Array gather_positions(const Array& src, std::vector<Array> coords, const Shape& shape);
+
 // NumPy's name of the ufunc a WriteOp applies ("add", "minimum"; "set" for Set).
 const char* ufunc_name(WriteOp op);
 // x op v (NumPy's ufunc of that name; Set gives v).

@@ -7,8 +7,11 @@
 
 #include <loom/loom.hpp>
 
+#include "codegen/emit_elementwise.hpp"
 #include "exec/realize.hpp"
 #include "support/manipulation_cases.hpp"
+#include "support/nvrtc_batch.hpp"
+#include "support/test_support.hpp"
 
 using loom::Array;
 using loom::DType;
@@ -77,4 +80,30 @@ TEST_CASE("splits and re-views are views of the input", "[manipulation]") {
   // The diagonal of a computed array is read from its C order.
   CHECK(loom::diagonal(x * 2, 1).to_host<std::int64_t>() == std::vector<std::int64_t>{2, 16, 30, 44});
   CHECK(loom::trace(x * 2).item<std::int64_t>() == 2 * (0 + 7 + 14 + 21));
+}
+
+TEST_CASE("manipulation kernels compile for every dtype", "[manipulation][nvrtc]") {
+  loom::test::NvrtcBatch batch;
+  const auto add = [&](const Array& a) {
+    const std::vector<loom::detail::NodeRef> nodes{a.node()};
+    for (const auto& kp : loom::exec::prepare(nodes).kernels) {
+      batch.add(loom::codegen::emit_kernel(kp, loom::codegen::kernel_params(kp)));
+    }
+  };
+  for (DType t : loom::test::all_dtypes()) {
+    INFO(loom::name(t));
+    const Array a = loom::empty({30, 70}, t), b = loom::empty({30, 5}, t);
+    add(loom::concatenate({a, b, a.T().T()}, 1));
+    add(loom::concatenate({a, b}, std::nullopt));
+    add(loom::tile(a, {2, 3}));
+    add(loom::repeat(b, 3, 1));
+    add(loom::roll(a, 3, 1));
+    add(loom::pad(a, 2, {.mode = "reflect"}));
+    add(loom::triu(a));
+    add(loom::diagonal(loom::concatenate({a, a})));
+  }
+  INFO(batch.size() << " kernels");
+  CHECK(batch.size() >= 100);
+  REQUIRE_NOTHROW(batch.compile_all());
+  CHECK(batch.warnings() == "");
 }
