@@ -17,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include <loom/axes.hpp>
 #include <loom/dtype.hpp>
 #include <loom/shape.hpp>
 
@@ -203,6 +204,46 @@ class Array {
   Array imag() const;
   Array conj() const;
 
+  // --- ndarray's methods (NumPy's x.sum(), ...): the functions of the same names ---
+  // x.reshape(2, 3) and x.reshape(-1), as NumPy's (templates: reshape({}) stays the 0-d shape).
+  template <std::integral... I>
+    requires(sizeof...(I) >= 1)
+  Array reshape(I... dims) const {
+    return reshape(Shape{static_cast<std::int64_t>(dims)...});
+  }
+  Array sum(const Axes& axis = {}, bool keepdims = false, std::optional<DType> dtype = std::nullopt) const;
+  Array sum(const ReduceOptions& o) const;
+  Array prod(const Axes& axis = {}, bool keepdims = false, std::optional<DType> dtype = std::nullopt) const;
+  Array prod(const ReduceOptions& o) const;
+  Array mean(const Axes& axis = {}, bool keepdims = false, std::optional<DType> dtype = std::nullopt) const;
+  Array mean(const ReduceOptions& o) const;
+  Array var(const Axes& axis = {}, bool keepdims = false, std::int64_t ddof = 0) const;
+  Array var(const ReduceOptions& o) const;
+  // x.std(...): the way around `std` under `using namespace loom` (ambiguous with namespace std).
+  Array std(const Axes& axis = {}, bool keepdims = false, std::int64_t ddof = 0) const;
+  Array std(const ReduceOptions& o) const;
+  Array min(const Axes& axis = {}, bool keepdims = false) const;
+  Array min(const ReduceOptions& o) const;
+  Array max(const Axes& axis = {}, bool keepdims = false) const;
+  Array max(const ReduceOptions& o) const;
+  Array ptp(const Axes& axis = {}, bool keepdims = false) const;
+  Array any(const Axes& axis = {}, bool keepdims = false) const;
+  Array all(const Axes& axis = {}, bool keepdims = false) const;
+  Array argmin(std::optional<int> axis = std::nullopt, bool keepdims = false) const;
+  Array argmax(std::optional<int> axis = std::nullopt, bool keepdims = false) const;
+  Array cumsum(std::optional<int> axis = std::nullopt, std::optional<DType> dtype = std::nullopt) const;
+  Array cumprod(std::optional<int> axis = std::nullopt, std::optional<DType> dtype = std::nullopt) const;
+  Array clip(const Array& lo, const Array& hi) const;
+  Array round(int decimals = 0) const;
+  Array sort(std::optional<int> axis = -1) const;
+  Array argsort(std::optional<int> axis = -1) const;
+  std::vector<Array> nonzero() const;
+  Array repeat(std::int64_t repeats, std::optional<std::int64_t> axis = std::nullopt) const;
+  Array take(const Array& indices, std::optional<int> axis = std::nullopt) const;
+  Array diagonal(std::int64_t offset = 0, std::int64_t axis1 = 0, std::int64_t axis2 = 1) const;
+  Array trace(std::int64_t offset = 0, std::int64_t axis1 = 0, std::int64_t axis2 = 1) const;
+  Array conjugate() const { return conj(); }
+
   // --- products (loom/blas.hpp) ---
   Array matmul(const Array& b) const;  // loom::matmul(*this, b), NumPy's a @ b
   Array dot(const Array& b) const;     // loom::dot(*this, b)
@@ -281,8 +322,6 @@ class IndexRef : public Array {
 };
 
 inline Index::Index(const Array& a) : v_(IndexArray{a.node()}) {}
-
-class Axes;  // reductions.hpp
 
 // loom::all is both NumPy's `:` in an index (x[{all, 2}]) and np.all, the reduction
 // (all(x, axis)); the reduction is defined with the others in lib/api/reductions.cpp.

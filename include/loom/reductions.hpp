@@ -13,36 +13,9 @@
 #include <vector>
 
 #include <loom/array.hpp>
+#include <loom/axes.hpp>
 
 namespace loom {
-
-// The axes a reduction runs over: every axis (Axes{}, loom::none: NumPy's axis=None), one
-// (1, -1) or several ({0, 2}). Negative axes count from the end.
-class Axes {
- public:
-  Axes() = default;
-  Axes(std::nullopt_t) {}  // NOLINT
-  template <std::integral I>
-    requires(!std::same_as<I, bool>)
-  Axes(I axis) : all_(false), single_(true) {  // NOLINT
-    list_.push_back(static_cast<std::int64_t>(axis));
-  }
-  Axes(std::initializer_list<std::int64_t> axes)  // NOLINT: {} means every axis
-      : all_(axes.size() == 0), list_(axes.begin(), axes.end()) {}
-  Axes(const std::vector<std::int64_t>& axes)  // NOLINT
-      : all_(axes.empty()), list_(axes.begin(), axes.end()) {}
-
-  bool is_all() const { return all_; }
-  const Shape& list() const { return list_; }  // as given (unnormalized); empty when is_all()
-  // One axis given as an integer (NumPy's axis=0), not a list ({0}, NumPy's axis=(0,)): a
-  // reduction of a 0-d array accepts axis 0 or -1 only as an integer, as NumPy's ufuncs do.
-  bool is_single() const { return single_; }
-
- private:
-  bool all_ = true;
-  bool single_ = false;
-  Shape list_;
-};
 
 // --- sums and products ---
 // dtype None: bool and signed ints give int64, unsigned uint64, others keep theirs
@@ -98,5 +71,24 @@ Array logsumexp(const Array& a, const Axes& axis = {}, bool keepdims = false);
 // exp(a - logsumexp(a, axis, keepdims=true)); axis none normalizes over every element.
 Array softmax(const Array& a, const Axes& axis = {});
 Array log_softmax(const Array& a, const Axes& axis = {});
+
+// --- the same with NumPy's keyword arguments by name (axes.hpp): loom::sum(x, {.axis = 1,
+// .keepdims = true}), loom::var(x, {.axis = 0, .ddof = 1}). With GCC 12 a list of one numeric
+// field ({.axis = 1}) is ambiguous with an Axes (it drops the designator): name two fields, or
+// pass the axis positionally. Each reads the fields NumPy's function has.
+Array sum(const Array& a, const ReduceOptions& o);
+Array prod(const Array& a, const ReduceOptions& o);
+Array nansum(const Array& a, const ReduceOptions& o);
+Array mean(const Array& a, const ReduceOptions& o);
+Array nanmean(const Array& a, const ReduceOptions& o);
+Array var(const Array& a, const ReduceOptions& o);
+Array std(const Array& a, const ReduceOptions& o);
+Array max(const Array& a, const ReduceOptions& o);
+Array min(const Array& a, const ReduceOptions& o);
+Array ptp(const Array& a, const ReduceOptions& o);
+Array any(const Array& a, const ReduceOptions& o);
+Array alltrue(const Array& a, const ReduceOptions& o);
+Array count_nonzero(const Array& a, const ReduceOptions& o);
+Array logsumexp(const Array& a, const ReduceOptions& o);
 
 }  // namespace loom

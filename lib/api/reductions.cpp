@@ -374,3 +374,24 @@ Array AllSlice::operator()(const Array& a, const Axes& axis, bool keepdims) cons
 }
 
 }  // namespace loom
+
+// --- keyword arguments by name (axes.hpp's ReduceOptions) ---
+
+namespace loom {
+
+Array sum(const Array& a, const ReduceOptions& o) { return sum(a, o.axis, o.keepdims, o.dtype); }
+Array prod(const Array& a, const ReduceOptions& o) { return prod(a, o.axis, o.keepdims, o.dtype); }
+Array nansum(const Array& a, const ReduceOptions& o) { return nansum(a, o.axis, o.keepdims, o.dtype); }
+Array mean(const Array& a, const ReduceOptions& o) { return mean(a, o.axis, o.keepdims, o.dtype); }
+Array nanmean(const Array& a, const ReduceOptions& o) { return nanmean(a, o.axis, o.keepdims, o.dtype); }
+Array var(const Array& a, const ReduceOptions& o) { return var(a, o.axis, o.keepdims, o.ddof, o.dtype); }
+Array std(const Array& a, const ReduceOptions& o) { return loom::std(a, o.axis, o.keepdims, o.ddof, o.dtype); }
+Array max(const Array& a, const ReduceOptions& o) { return max(a, o.axis, o.keepdims); }
+Array min(const Array& a, const ReduceOptions& o) { return min(a, o.axis, o.keepdims); }
+Array ptp(const Array& a, const ReduceOptions& o) { return ptp(a, o.axis, o.keepdims); }
+Array any(const Array& a, const ReduceOptions& o) { return any(a, o.axis, o.keepdims); }
+Array alltrue(const Array& a, const ReduceOptions& o) { return alltrue(a, o.axis, o.keepdims); }
+Array count_nonzero(const Array& a, const ReduceOptions& o) { return count_nonzero(a, o.axis, o.keepdims); }
+Array logsumexp(const Array& a, const ReduceOptions& o) { return logsumexp(a, o.axis, o.keepdims); }
+
+}  // namespace loom

@@ -239,7 +239,7 @@ Array Array::slice(int axis, std::optional<std::int64_t> start, std::optional<st
                    std::optional<std::int64_t> step) const {
   std::vector<Index> idx;
   const int a = detail::normalize_axis(axis, ndim());
-  for (int i = 0; i < a; ++i) idx.emplace_back(all);
+  for (int i = 0; i < a; ++i) idx.emplace_back(loom::all);
   idx.emplace_back(Slice(start, stop, step));
   return index(idx);
 }
