@@ -109,6 +109,8 @@ CALLS = {
     "geomspace": lambda a, b, num, endpoint: np.geomspace(a, b, num, bool(endpoint)),
     "tile": lambda a, reps: np.tile(a, tuple(reps)),
     "unstack": lambda a, axis: np.unstack(a, axis=axis),
+    "sliding_window_view": lambda a, w, axis=None: np.lib.stride_tricks.sliding_window_view(
+        a, tuple(w), None if axis is None else tuple(axis)),
 }
 if not hasattr(np, "unstack"):  # NumPy < 2.1 (a development machine): the same, by hand
     def _unstack(a, axis):
@@ -280,6 +282,13 @@ def cases():
     add("geomspace", 1, 1000, 4, 1)
     add("geomspace", -2, -32, 5, 0)
     add("geomspace", 0, 5, 3, 1)
+    add("sliding_window_view", A((6,)), (3,))
+    add("sliding_window_view", A((3, 4)), (2, 2))
+    add("sliding_window_view", A((3, 4)), (2,), (1,))
+    add("sliding_window_view", A((3, 4)), (2, 3), (1, 1))
+    add("sliding_window_view", A((3, 4)), (2,))
+    add("sliding_window_view", A((3, 4)), (5,), (0,))
+    add("sliding_window_view", A((3, 4)), (-1,), (0,))
     return out
 
 

@@ -106,6 +106,11 @@ std::vector<Array> meshgrid(const std::vector<Array>& xi, const std::string& ind
 Array indices(const Shape& dims, DType dtype = DType::Int64);
 std::vector<Array> indices_sparse(const Shape& dims, DType dtype = DType::Int64);
 std::vector<Array> ix_(const std::vector<Array>& args);
+// np.lib.stride_tricks.sliding_window_view: windows of window_shape over `axis` (none: every
+// axis, one window extent each), the window dims last. A strided view of an evaluated array;
+// else the input read at the window positions (a gather fused into the consumer).
+Array sliding_window_view(const Array& x, const std::vector<std::int64_t>& window_shape,
+                          const std::optional<std::vector<std::int64_t>>& axis = std::nullopt);
 Array logspace(double start, double stop, std::int64_t num = 50, bool endpoint = true, double base = 10.0,
                DType dtype = DType::Float64);
 Array geomspace(double start, double stop, std::int64_t num = 50, bool endpoint = true,

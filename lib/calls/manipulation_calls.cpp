@@ -4,6 +4,7 @@
 //            few integer ops per padded dim, fused into the consumer: a pad feeding a stencil
 //            is one kernel); maximum, minimum, mean: the axis' statistic joined on each side.
 //   ix_      bool arrays become their positions (nonzero: eager, as NumPy's).
+//   sliding_window_view: a strided view of a buffer, else a gather at the window positions.
 
 #include <algorithm>
 
@@ -138,6 +139,58 @@ std::vector<Array> ix_(const std::vector<Array>& args) {
     out.push_back(detail::reshaped(x, s));
   }
   return out;
+}
+
+Array sliding_window_view(const Array& x, const std::vector<std::int64_t>& window,
+                          const std::optional<std::vector<std::int64_t>>& axis_in) {
+  const int nd = x.ndim();
+  std::vector<int> axes;
+  if (!axis_in) {
+    if (static_cast<int>(window.size()) != nd) {
+      throw ValueError(fmt::format("Since axis is `None`, must provide window_shape for all dimensions of `x`; got "
+                                   "{} window_shape elements and `x.ndim` is {}.",
+                                   window.size(), nd));
+    }
+    for (int d = 0; d < nd; ++d) axes.push_back(d);
+  } else {
+    for (std::int64_t a : *axis_in) axes.push_back(detail::normalize_axis(a, nd));
+    if (window.size() != axes.size()) {
+      throw ValueError(fmt::format("Must provide matching length window_shape and axis; got {} window_shape elements "
+                                   "and {} axes elements.",
+                                   window.size(), axes.size()));
+    }
+  }
+  for (std::int64_t w : window) {
+    if (w < 0) throw ValueError("`window_shape` cannot contain negative values");
+  }
+  Shape out = x.shape();
+  for (std::size_t k = 0; k < axes.size(); ++k) {
+    if (out[axes[k]] < window[k]) throw ValueError("window shape cannot be larger than input array shape");
+    out[axes[k]] -= window[k] - 1;
+  }
+  for (std::int64_t w : window) out.push_back(w);
+  const detail::NodeRef n = detail::leaf_of(x, "sliding_window_view");
+  if (n->op == detail::Op::Buffer) {  // evaluated: NumPy's strided view
+    Shape strides = n->strides();
+    for (int a : axes) strides.push_back(n->strides()[a]);
+    return Array(detail::make_buffer(n->storage(), n->dtype, out, strides, n->offset()));
+  }
+  // Computed: input dim d read at (window position along d) + (offset within each window on d).
+  const int od = out.size();
+  std::vector<Array> coords;
+  for (int d = 0; d < nd; ++d) {
+    Shape s = Shape::filled(od, 1);
+    s[d] = out[d];
+    Array c = detail::reshaped(arange(out[d]), s);
+    for (std::size_t k = 0; k < axes.size(); ++k) {
+      if (axes[k] != d) continue;
+      Shape t = Shape::filled(od, 1);
+      t[nd + static_cast<int>(k)] = window[k];
+      c = c + detail::reshaped(arange(window[k]), t);
+    }
+    coords.push_back(c);
+  }
+  return calls::gather_positions(x, coords, out);
 }
 
 }  // namespace loom

@@ -252,6 +252,10 @@ inline std::vector<Array> run_manipulation(const ManipCase& c) {
   if (f == "geomspace") {
     return one(geomspace(static_cast<double>(g[0].i), static_cast<double>(g[1].i), g[2].i, g[3].i != 0));
   }
+  if (f == "sliding_window_view") {
+    if (g.size() > 2) return one(sliding_window_view(g[0].array, g[1].list, g[2].list));
+    return one(sliding_window_view(g[0].array, g[1].list));
+  }
   throw std::runtime_error("no such function in the table: " + f);
 }
 

@@ -80,6 +80,14 @@ TEST_CASE("splits and re-views are views of the input", "[manipulation]") {
   // The diagonal of a computed array is read from its C order.
   CHECK(loom::diagonal(x * 2, 1).to_host<std::int64_t>() == std::vector<std::int64_t>{2, 16, 30, 44});
   CHECK(loom::trace(x * 2).item<std::int64_t>() == 2 * (0 + 7 + 14 + 21));
+  // Windows: a strided view of a buffer; of a computed array, a gather at the window positions.
+  const Array w = loom::sliding_window_view(x, {2, 3});
+  CHECK(w.node()->op == loom::detail::Op::Buffer);
+  CHECK(w.shape() == loom::Shape{3, 4, 2, 3});
+  const Array wc = loom::sliding_window_view(x * 1, {2, 3});
+  CHECK(wc.node()->op != loom::detail::Op::Buffer);
+  CHECK(wc.to_host<std::int64_t>() == w.to_host<std::int64_t>());
+  CHECK(kernels_of(loom::sum(loom::sliding_window_view(x * 2, {3}, std::vector<std::int64_t>{1}), -1)) <= 2);
 }
 
 TEST_CASE("manipulation kernels compile for every dtype", "[manipulation][nvrtc]") {
@@ -101,6 +109,7 @@ TEST_CASE("manipulation kernels compile for every dtype", "[manipulation][nvrtc]
     add(loom::pad(a, 2, {.mode = "reflect"}));
     add(loom::triu(a));
     add(loom::diagonal(loom::concatenate({a, a})));
+    add(loom::sliding_window_view(loom::concatenate({a, a}), {2, 3}));
   }
   INFO(batch.size() << " kernels");
   CHECK(batch.size() >= 100);
