@@ -2,9 +2,11 @@
 // NumPy's array manipulation: joining, splitting, tiling, padding, rolling, diagonals. Every
 // result is lazy and fuses into what consumes it (DESIGN.md decision 13): a concatenation is a
 // chain of placed pieces (each input read only where it lands: concatenate({a * 2, b + 1,
-// exp(c)}) is one kernel that reads a, b and c once), tile and repeat are broadcasts read
-// through a reshape, roll and the pad modes are concatenations of views, triu/tril a where.
-// Splits and the helpers that only re-view (moveaxis, atleast_2d, meshgrid, ...) are views.
+// exp(c)}) is one kernel that reads a, b and c once; past 8 inputs, groups of 8 are joined
+// first), tile and repeat are broadcasts read through a reshape, roll is two placed slices, pad
+// reads its input at computed positions (a gather: edge, reflect, symmetric, wrap) or places it
+// over a full array (constant), triu/tril are a where. Splits and the helpers that only re-view
+// (moveaxis, atleast_2d, meshgrid, ...) are views.
 // Names, dtypes and errors follow NumPy 2.
 
 #include <cstdint>
