@@ -10,6 +10,7 @@
 // Names, dtypes and errors follow NumPy 2.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -108,6 +109,10 @@ std::vector<Array> meshgrid(const std::vector<Array>& xi, const std::string& ind
 Array indices(const Shape& dims, DType dtype = DType::Int64);
 std::vector<Array> indices_sparse(const Shape& dims, DType dtype = DType::Int64);
 std::vector<Array> ix_(const std::vector<Array>& args);
+// np.fromfunction: f called with one coordinate array per dim of shape (in dtype, broadcast to
+// shape: views of aranges, so f's expression is one kernel that reads no memory for them).
+Array fromfunction(const std::function<Array(const std::vector<Array>&)>& f, const Shape& shape,
+                   DType dtype = DType::Float64);
 // np.lib.stride_tricks.sliding_window_view: windows of window_shape over `axis` (none: every
 // axis, one window extent each), the window dims last. A strided view of an evaluated array;
 // else the input read at the window positions (a gather fused into the consumer).

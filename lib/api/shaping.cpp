@@ -326,6 +326,12 @@ Array indices(const Shape& dims, DType dtype) {
   return stack(parts, 0);
 }
 
+Array fromfunction(const std::function<Array(const std::vector<Array>&)>& f, const Shape& shape, DType dtype) {
+  std::vector<Array> idx = indices_sparse(shape, dtype);
+  for (Array& i : idx) i = i.broadcast_to(shape);
+  return f(idx);
+}
+
 Array logspace(double start, double stop, std::int64_t num, bool endpoint, double base, DType dtype) {
   const Array y = linspace(start, stop, num, endpoint);
   return power(full({}, Scalar::of(base, false), DType::Float64), y).astype(dtype);

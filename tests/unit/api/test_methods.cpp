@@ -45,6 +45,19 @@ TEST_CASE("ndarray's methods give the functions' values", "[methods]") {
   CHECK(x[{loom::all, 1}].to_host<std::int64_t>() == I64{1, 5, 9});
 }
 
+TEST_CASE("fromfunction calls f with the coordinate arrays", "[methods]") {
+  // np.fromfunction(lambda i, j: i * 10 + j, (2, 3), dtype=int)
+  const Array r = loom::fromfunction([](const std::vector<Array>& c) { return c[0] * 10 + c[1]; }, {2, 3},
+                                     DType::Int64);
+  CHECK(r.dtype() == DType::Int64);
+  CHECK(r.to_host<std::int64_t>() == I64{0, 1, 2, 10, 11, 12});
+  // The default dtype is float64, as NumPy's.
+  const Array f = loom::fromfunction([](const std::vector<Array>& c) { return c[0] == c[1]; }, {2, 2});
+  CHECK(f.to_host<bool>() == std::vector<bool>{true, false, false, true});
+  CHECK(loom::fromfunction([](const std::vector<Array>& c) { return c[0] / 2; }, {3}).to_host<double>() ==
+        F64{0, 0.5, 1});
+}
+
 TEST_CASE("the reductions take NumPy's keyword arguments by name", "[methods]") {
   const Array x = loom::arange(12).reshape({3, 4}).astype(DType::Float64);
   CHECK(loom::sum(x, {.axis = 1, .keepdims = true}).shape() == loom::Shape{3, 1});
