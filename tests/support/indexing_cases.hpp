@@ -100,14 +100,22 @@ inline std::vector<Index> parse_index(const std::string& s) {
   return out;
 }
 
-// Every case of the file; the index field of an empty index is "" between two spaces.
-inline std::vector<IndexingCase> indexing_cases(const std::string& path) {
+// The lines of a table of NumPy's answers, comments and blank lines left out.
+inline std::vector<std::string> data_lines(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read " + path);
-  std::vector<IndexingCase> out;
+  std::vector<std::string> out;
   std::string line;
   while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
+    if (!line.empty() && line[0] != '#') out.push_back(line);
+  }
+  return out;
+}
+
+// Every case of the file; the index field of an empty index is "" between two spaces.
+inline std::vector<IndexingCase> indexing_cases(const std::string& path) {
+  std::vector<IndexingCase> out;
+  for (const std::string& line : data_lines(path)) {
     IndexingCase c;
     c.line = line;
     const auto words = split(line, ' ');

@@ -105,33 +105,14 @@ inline ManipResult parse_result(const std::vector<std::string>& tok, std::size_t
   return r;
 }
 
-// Tokens split at spaces, an empty shape kept as an empty token.
-inline std::vector<std::string> tokens(const std::string& s) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : s) {
-    if (c == ' ') {
-      out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  out.push_back(cur);
-  return out;
-}
-
+// Tokens are split at single spaces (split keeps an empty shape as an empty token).
 inline std::vector<ManipCase> manipulation_cases(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path);
   std::vector<ManipCase> out;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
+  for (const std::string& line : data_lines(path)) {
     ManipCase c;
     c.line = line;
     const auto arrow = line.find(" -> ");
-    std::vector<std::string> call = tokens(line.substr(0, arrow));
+    std::vector<std::string> call = split(line.substr(0, arrow), ' ');
     c.fn = call[0];
     for (std::size_t at = 1; at < call.size();) c.args.push_back(parse_arg(call, at));
     const std::string res = line.substr(arrow + 4);
@@ -140,7 +121,7 @@ inline std::vector<ManipCase> manipulation_cases(const std::string& path) {
       c.error_type = res.substr(6, bar - 6);
       c.error_message = res.substr(bar + 1);
     } else {
-      const std::vector<std::string> tok = tokens(res);
+      const std::vector<std::string> tok = split(res, ' ');
       std::size_t at = 0;
       if (tok[0] == "list") {
         c.list = true;
