@@ -96,7 +96,10 @@ def result_text(r):
 
 
 CALLS = {
-    "pad": lambda a, w, mode, cv=0: np.pad(a, w, mode=mode, **({"constant_values": cv} if mode == "constant" else {})),
+    # The extra argument: constant_values (constant), end_values (linear_ramp), stat_length (the rest).
+    "pad": lambda a, w, mode, *x: np.pad(a, w, mode=mode, **(
+        {} if not x else {"constant": {"constant_values": x[0]}, "linear_ramp": {"end_values": x[0]}}.get(
+            mode, {"stat_length": x[0]}))),
     "delete": lambda a, obj, axis: np.delete(a, obj, axis),
     "insert": lambda a, obj, v, axis: np.insert(a, obj, v, axis),
     "indices": lambda dims, dtype: np.indices(tuple(dims), dtype=dtype),
@@ -220,7 +223,7 @@ def cases():
     add("resize", A((3,)), (2,))
     add("resize", A((0,)), (2, 2))
     # pad
-    for mode in ["constant", "edge", "reflect", "symmetric", "wrap", "maximum", "minimum", "mean"]:
+    for mode in ["constant", "edge", "reflect", "symmetric", "wrap", "linear_ramp", "maximum", "minimum", "mean"]:
         add("pad", A((3,)), Pads([(2, 1)]), Word(mode))
         add("pad", A((2, 3)), Pads([(1, 2), (0, 3)]), Word(mode))
         add("pad", A((3,)), Pads([(7, 5)]), Word(mode))
@@ -229,6 +232,17 @@ def cases():
     add("pad", A((2, 3)), Pads([(1, 1), (1, 1), (1, 1)]), Word("edge"))
     add("pad", A((2, 0)), Pads([(1, 1)]), Word("edge"))
     add("pad", A((2, 3)), Pads([(-1, 1)]), Word("edge"))
+    add("pad", A((2, 3), i8), Pads([(3, 2), (2, 4)]), Word("linear_ramp"), -5)
+    add("pad", A((4,), u8), Pads([(5, 3)]), Word("linear_ramp"), 200)
+    add("pad", A((2, 3), f32), Pads([(2, 3)]), Word("linear_ramp"), 7)
+    add("pad", A((3, 2), "float64", 2), Pads([(1, 4), (3, 0)]), Word("linear_ramp"))
+    add("pad", A((3,), "bool"), Pads([(2, 2)]), Word("linear_ramp"))
+    add("pad", A((2, 0)), Pads([(1, 1)]), Word("linear_ramp"))
+    for mode in ["maximum", "minimum", "mean"]:
+        add("pad", A((2, 5)), Pads([(2, 3)]), Word(mode), 2)
+        add("pad", A((5,), f32, 1), Pads([(1, 2)]), Word(mode), 9)
+        add("pad", A((3, 4), i8), Pads([(1, 1), (2, 0)]), Word(mode), 1)
+    add("pad", A((2, 5)), Pads([(2, 3)]), Word("maximum"), 0)
     # diagonals and triangles
     add("diagonal", A((3, 4)), 0, 0, 1)
     add("diagonal", A((3, 4)), 2, 0, 1)

@@ -71,9 +71,16 @@ Array resize(const Array& a, const Shape& new_shape);
 
 // --- padding ---
 struct PadOptions {
-  // "constant", "edge", "reflect", "symmetric", "wrap", "maximum", "minimum", "mean".
+  // "constant", "edge", "reflect", "symmetric", "wrap", "linear_ramp", "maximum", "minimum", "mean".
   std::string mode = "constant";
   double constant_value = 0;  // mode "constant" (cast to the array's dtype)
+  // mode "linear_ramp": the values the ramps start from, (before, after) per axis or one pair for
+  // all; empty: 0. A ramp runs from the end value towards the edge (np.linspace, endpoint=False;
+  // computed in float64 and floored for integer arrays, as NumPy's).
+  std::vector<std::pair<double, double>> end_values = {};
+  // modes "maximum", "minimum", "mean": how many values at each edge the statistic takes (all
+  // when empty; more than the axis has means all).
+  std::optional<std::int64_t> stat_length = std::nullopt;
 };
 // (before, after) for every axis, or one pair for all, or one width for all.
 Array pad(const Array& a, const std::vector<std::pair<std::int64_t, std::int64_t>>& pad_width,

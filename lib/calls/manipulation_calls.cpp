@@ -25,6 +25,7 @@ namespace loom {
 namespace {
 
 using Widths = std::vector<std::pair<std::int64_t, std::int64_t>>;
+using Ends = std::vector<std::pair<double, double>>;
 
 // Positions p (the padded axis' index minus `before`, int32 or int64) mapped into [0, n): one
 // reflection (or wrap) with abs/min/max when the pad is no wider than that allows, else the
@@ -52,19 +53,54 @@ Array source_index(const Array& p, std::int64_t n, std::int64_t before, std::int
   return where(m < c(n), m, c(2 * (n - 1)) - m);
 }
 
-// maximum, minimum, mean: the statistic of the whole axis on each side.
-Array pad_stat(const Array& a, int axis, std::int64_t before, std::int64_t after, const std::string& mode) {
-  Array st = mode == "maximum" ? max(a, axis, true) : mode == "minimum" ? min(a, axis, true) : mean(a, axis, true);
-  if (st.dtype() != a.dtype()) st = astype(is_integer(a.dtype()) ? round(st) : st, a.dtype());
+// maximum, minimum, mean: the statistic of the first (last) `length` values of the axis (all when
+// empty) on each side.
+Array pad_stat(const Array& a, int axis, std::int64_t before, std::int64_t after, const std::string& mode,
+               std::optional<std::int64_t> length) {
+  const std::int64_t n = a.shape()[axis];
+  const std::int64_t k = std::min(length.value_or(n), n);
+  if (k == 0 && mode != "mean") throw ValueError("stat_length of 0 yields no value for padding");
+  const auto stat = [&](const Array& part) {
+    Array st = mode == "maximum" ? max(part, axis, true) : mode == "minimum" ? min(part, axis, true) : mean(part, axis, true);
+    if (st.dtype() != a.dtype()) st = astype(is_integer(a.dtype()) ? round(st) : st, a.dtype());
+    return st;
+  };
+  const Array head = stat(a.slice(axis, 0, k));
+  const Array tail = k == n ? head : stat(a.slice(axis, n - k, n));
   std::vector<Array> parts;
-  const auto slab = [&](std::int64_t k) {
+  const auto slab = [&](const Array& st, std::int64_t w) {
     Shape s = a.shape();
-    s[axis] = k;
+    s[axis] = w;
     parts.push_back(st.broadcast_to(s));
   };
-  if (before > 0) slab(before);
+  if (before > 0) slab(head, before);
   parts.push_back(a);
-  if (after > 0) slab(after);
+  if (after > 0) slab(tail, after);
+  return concatenate(parts, axis);
+}
+
+// linear_ramp along one axis: np.linspace(end, edge, width, endpoint=False) before the array and
+// the same reversed after it, computed in the array's dtype (float64 for integers and bool, then
+// floored for integers) and cast back.
+Array pad_ramp(const Array& a, int axis, std::int64_t before, std::int64_t after, std::pair<double, double> ends) {
+  const std::int64_t n = a.shape()[axis];
+  const DType t = a.dtype();
+  const DType ct = is_floating(t) || is_complex(t) ? t : DType::Float64;
+  const auto ramp = [&](std::int64_t w, double end, std::int64_t edge_at, bool reversed) {
+    Shape s = Shape::filled(a.ndim(), 1);
+    s[axis] = w;
+    Array i = arange(Scalar::of(std::int64_t{0}, false), Scalar::of(w, false), Scalar::of(std::int64_t{1}, false), ct);
+    if (reversed) i = full({}, Scalar::of(static_cast<double>(w - 1), false), ct) - i;
+    const Array e = full({}, Scalar::of(end, false), ct);
+    const Array step = (a.slice(axis, edge_at, edge_at + 1).astype(ct) - e) / full({}, Scalar::of(static_cast<double>(w), false), ct);
+    Array y = detail::reshaped(i, s) * step + e;
+    if (is_integer(t)) y = floor(y);
+    return y.astype(t);
+  };
+  std::vector<Array> parts;
+  if (before > 0) parts.push_back(ramp(before, ends.first, 0, false));
+  parts.push_back(a);
+  if (after > 0) parts.push_back(ramp(after, ends.second, n - 1, true));
   return concatenate(parts, axis);
 }
 
@@ -82,7 +118,8 @@ Array pad(const Array& a, const Widths& width_in, const PadOptions& o) {
   for (const auto& [b, f] : width) {
     if (b < 0 || f < 0) throw ValueError("index can't contain negative values");
   }
-  static const char* kModes[] = {"constant", "edge", "reflect", "symmetric", "wrap", "maximum", "minimum", "mean"};
+  static const char* kModes[] = {"constant", "edge",    "reflect", "symmetric", "wrap",
+                                 "linear_ramp", "maximum", "minimum", "mean"};
   if (std::find(std::begin(kModes), std::end(kModes), o.mode) == std::end(kModes)) {
     throw ValueError(fmt::format("mode '{}' is not supported", o.mode));
   }
@@ -102,11 +139,22 @@ Array pad(const Array& a, const Widths& width_in, const PadOptions& o) {
       throw ValueError(fmt::format("can't extend empty axis {} using modes other than 'constant' or 'empty'", d));
     }
   }
-  if (o.mode == "maximum" || o.mode == "minimum" || o.mode == "mean") {
+  if (o.mode == "linear_ramp" || o.mode == "maximum" || o.mode == "minimum" || o.mode == "mean") {
+    // Axis by axis, each over the array padded so far (NumPy's order: corners from the axes before).
+    auto ends = o.end_values.empty() ? Ends{{0.0, 0.0}} : o.end_values;
+    if (ends.size() == 1) ends.assign(static_cast<std::size_t>(nd), ends[0]);
+    if (static_cast<int>(ends.size()) != nd) {
+      throw ValueError(fmt::format("operands could not be broadcast together with remapped shapes "
+                                   "[original->remapped]: ({},2)  and requested shape ({},2)",
+                                   o.end_values.size(), nd));
+    }
+    if (o.stat_length && *o.stat_length < 0) throw ValueError("index can't contain negative values");
     Array r = a;
     for (int d = 0; d < nd; ++d) {
       const auto [b, f] = width[static_cast<std::size_t>(d)];
-      if (b > 0 || f > 0) r = pad_stat(r, d, b, f, o.mode);
+      if (b == 0 && f == 0) continue;
+      r = o.mode == "linear_ramp" ? pad_ramp(r, d, b, f, ends[static_cast<std::size_t>(d)])
+                                  : pad_stat(r, d, b, f, o.mode, o.stat_length);
     }
     return r;
   }

@@ -76,20 +76,40 @@ TEST_CASE("a chain of region writes is one kernel that reads each piece only ins
   CHECK(u.to_host<double>() == uh);
 }
 
-TEST_CASE("a region write's source matches the golden file", "[golden][place]") {
-  Array x = loom::empty({64, 100}, DType::Float32);
-  const Array keep = x;  // another handle: the write makes a new array
-  x[{Slice(1, -1), Slice(2, 50)}] = keep[{Slice(0, -2), Slice(1, 49)}] * 2;
-  const auto kp = plans({x});
+namespace {
+
+// The kernel's source against tests/unit/codegen/golden/<name>.cu (LOOM_UPDATE_GOLDEN=1 rewrites it).
+void check_golden(const std::vector<Array>& arrays, const std::string& name) {
+  const auto kp = plans(arrays);
   REQUIRE(kp.size() == 1);
   const std::string got = loom::codegen::emit_kernel(kp[0], loom::codegen::kernel_params(kp[0])).text;
-  const std::string path = std::string(LOOM_SOURCE_DIR) + "/tests/unit/codegen/golden/place_region_f32.cu";
+  const std::string path = std::string(LOOM_SOURCE_DIR) + "/tests/unit/codegen/golden/" + name + ".cu";
   if (std::getenv("LOOM_UPDATE_GOLDEN")) std::ofstream(path) << got;
   std::ifstream in(path);
   REQUIRE(in.good());
   std::stringstream want;
   want << in.rdbuf();
   CHECK(got == want.str());
+}
+
+}  // namespace
+
+TEST_CASE("a region write's source matches the golden file", "[golden][place]") {
+  Array x = loom::empty({64, 100}, DType::Float32);
+  const Array keep = x;  // another handle: the write makes a new array
+  x[{Slice(1, -1), Slice(2, 50)}] = keep[{Slice(0, -2), Slice(1, 49)}] * 2;
+  check_golden({x}, "place_region_f32");
+}
+
+TEST_CASE("a concatenation's and a tile's sources match their golden files", "[golden][place]") {
+  const Array a = loom::empty({8, 32}, DType::Float32), b = loom::empty({8, 16}, DType::Float32);
+  // Three fused producers placed along axis 1: each read only in its columns.
+  const Array c = loom::concatenate({a * 2, b + 1, loom::exp(a)}, 1);
+  check_golden({c}, "concat_three_f32");
+  // tile's index map: the output's dims split in (repeat, source extent), the source read with a
+  // stride of 0 over the repeat (no division or modulo per element); roll: two placed views.
+  check_golden({loom::tile(b, {3, 2}) + 1}, "tile_f32");
+  check_golden({loom::roll(a, 5, 1) * 2}, "roll_f32");
 }
 
 TEST_CASE("writes into written regions, op= and broadcast values place pieces over pieces", "[codegen][place]") {

@@ -1,0 +1,94 @@
+// loom kernel loom_ew_greater_equal_logical_not_exp_less_etc_f32_3b1280c7
+// out0 = where(greater_equal(arange0, s1), exp(in2), where(bitwise_and(greater_equal(arange0, s3), less(arange0, s1)), add(in4, s5), multiply(in6, s7)))
+// rows loop over 2 dim(s), 32-bit indexing, 1 element(s) per access, 4 per thread a block's width apart
+// structural key 3b1280c7016267f5: scalars, sizes and strides are arguments
+#include "loom_core.cuh"
+
+struct Args {
+  float* out0;  // float32 output
+  long long g0_start;
+  long long g0_step;
+  long long g0_off;
+  long long g0_st0;
+  long long s1;  // constant int32
+  const float* in2;  // float32 input
+  long long in2_st0;
+  long long s3;  // constant int32
+  const float* in4;  // float32 input
+  long long in4_st0;
+  double s5;  // constant float32
+  const float* in6;  // float32 input
+  long long in6_st0;
+  double s7;  // constant float32
+  long long rows;
+  long long inner;
+};
+
+// One element: its inputs in, its outputs out.
+__device__ __forceinline__ void element(const Args& a, long long p0, const float* in2, const float* in4, const float* in6, float& out0) {
+  const int v0 = loom::cast<int>((unsigned)a.g0_start + (unsigned)a.g0_step * (unsigned)p0);  // arange0 int32
+  const int v1 = (int)a.s1;  // s1 int32
+  const bool v2 = v0 >= v1;  // greater_equal
+  const bool v3 = !v2;  // logical_not
+  const float v4 = v2 ? *in2 : loom::zero<float>();  // in2 float32
+  const float v5 = loom::exp(v4);  // exp
+  const int v6 = (int)a.s3;  // s3 int32
+  const bool v7 = v0 >= v6;  // greater_equal
+  const bool v8 = v0 < v1;  // less
+  const bool v9 = v7 & v8;  // bitwise_and
+  const bool v10 = v3 && v9;  // logical_and
+  const bool v11 = !v9;  // logical_not
+  const bool v12 = v3 && v11;  // logical_and
+  const float v13 = v10 ? *in4 : loom::zero<float>();  // in4 float32
+  const float v14 = (float)a.s5;  // s5 float32
+  const float v15 = v13 + v14;  // add
+  const bool v16 = v0 < v6;  // less
+  const bool v17 = v12 && v16;  // logical_and
+  const float v18 = v17 ? *in6 : loom::zero<float>();  // in6 float32
+  const float v19 = (float)a.s7;  // s7 float32
+  const float v20 = v18 * v19;  // multiply
+  const float v21 = v9 ? v15 : v20;  // where
+  const float v22 = v2 ? v5 : v21;  // where
+  out0 = v22;
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+loom_ew_greater_equal_logical_not_exp_less_etc_f32_3b1280c7(const __grid_constant__ Args a) {
+  const int i = (int)blockIdx.x * blockDim.x * 4 + threadIdx.x;
+  if (i >= a.inner) return;
+  for (int row = (int)blockIdx.y * blockDim.y + threadIdx.y; row < a.rows; row += (int)gridDim.y * blockDim.y) {
+    const int o0 = row;
+    const long long q0 = a.g0_off + o0 * a.g0_st0;
+    const float* b2 = a.in2 + o0 * a.in2_st0;
+    const float* b4 = a.in4 + o0 * a.in4_st0;
+    const float* b6 = a.in6 + o0 * a.in6_st0;
+    float* y0 = a.out0 + row * a.inner;
+    float z0[4];
+    if (i + 3 * (int)blockDim.x < a.inner) {
+      #pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int k = i + e * (int)blockDim.x;
+        element(a, (long long)(q0 + k), b2 + k, b4 + k, b6 + k, z0[e]);
+      }
+      #pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int k = i + e * (int)blockDim.x;
+        y0[k] = z0[e];
+      }
+    }
+    else {
+      #pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int k = i + e * (int)blockDim.x;
+        if (k >= a.inner) break;
+        element(a, (long long)(q0 + k), b2 + k, b4 + k, b6 + k, z0[e]);
+      }
+      #pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int k = i + e * (int)blockDim.x;
+        if (k >= a.inner) break;
+        y0[k] = z0[e];
+      }
+    }
+  }
+}

@@ -1,0 +1,52 @@
+// loom kernel loom_ew_greater_equal_logical_not_less_logical_and_etc_f32_27f25e31
+// out0 = multiply(where(greater_equal(arange0, s1), in2, in3), s4)
+// unravel loop over 2 dim(s), 32-bit indexing, 1 element(s) per access
+// structural key 27f25e316bde31e2: scalars, sizes and strides are arguments
+#include "loom_core.cuh"
+
+struct Args {
+  float* out0;  // float32 output
+  long long g0_start;
+  long long g0_step;
+  long long g0_off;
+  long long g0_st0;
+  long long s1;  // constant int32
+  const float* in2;  // float32 input
+  long long in2_st0;
+  const float* in3;  // float32 input
+  long long in3_st0;
+  double s4;  // constant float32
+  long long n;
+  long long n1;
+};
+
+// One element: its inputs in, its outputs out.
+__device__ __forceinline__ void element(const Args& a, long long p0, const float* in2, const float* in3, float& out0) {
+  const int v0 = loom::cast<int>((unsigned)a.g0_start + (unsigned)a.g0_step * (unsigned)p0);  // arange0 int32
+  const int v1 = (int)a.s1;  // s1 int32
+  const bool v2 = v0 >= v1;  // greater_equal
+  const bool v3 = !v2;  // logical_not
+  const float v4 = v2 ? *in2 : loom::zero<float>();  // in2 float32
+  const bool v5 = v0 < v1;  // less
+  const bool v6 = v3 && v5;  // logical_and
+  const float v7 = v6 ? *in3 : loom::zero<float>();  // in3 float32
+  const float v8 = v2 ? v4 : v7;  // where
+  const float v9 = (float)a.s4;  // s4 float32
+  const float v10 = v8 * v9;  // multiply
+  out0 = v10;
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+loom_ew_greater_equal_logical_not_less_logical_and_etc_f32_27f25e31(const __grid_constant__ Args a) {
+  const int l = (int)blockIdx.x * blockDim.x + threadIdx.x;
+  if (l >= a.n) return;
+  int r = l;
+  const int o1 = r % (int)a.n1;
+  r /= (int)a.n1;
+  const int o0 = r;
+  const long long q0 = a.g0_off + o0 * a.g0_st0;
+  const float* b2 = a.in2 + o0 * a.in2_st0;
+  const float* b3 = a.in3 + o0 * a.in3_st0;
+  float* y0 = a.out0;
+  element(a, (long long)(q0 + o1), b2 + o1, b3 + o1, y0[l]);
+}
