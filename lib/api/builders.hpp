@@ -41,6 +41,8 @@ Array reshaped(const Array& a, const Shape& shape);
 // `piece` placed at `start` in an array of `shape` over `base` (an Op::Place with its box mask;
 // base invalid: nothing below, the rest of the box's complement is covered by later pieces).
 Array place(const Array& piece, const Shape& start, const Shape& shape, const Array& base);
+// parts (of one dtype, non-empty along axis) placed one after the other: their concatenation.
+Array place_all(const std::vector<Array>& parts, int axis);
 // A view of n through map (composed into a Buffer's strides, or into an existing View's map).
 NodeRef view_node(const NodeRef& n, const IndexMap& map, const Shape& shape);
 

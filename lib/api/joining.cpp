@@ -1,7 +1,8 @@
 // Joining and splitting (include/loom/manipulation.hpp). A concatenation is a chain of Op::Place
 // nodes: each input placed at its offset along the axis over the ones before, so the kernel that
-// consumes it reads every input only where it lands (one kernel for any number of fused inputs).
-// Splits are views.
+// consumes it reads every input only where it lands (concatenate itself, which joins many
+// evaluated arrays with a batched copy instead, is in lib/calls/joining_calls.cpp). Splits are
+// views.
 
 #include <algorithm>
 #include <numeric>
@@ -14,7 +15,6 @@
 #include <loom/ops.hpp>
 
 #include "api/builders.hpp"
-#include "graph/promotion.hpp"
 
 namespace loom {
 
@@ -53,20 +53,8 @@ Array place(const Array& piece, const Shape& start, const Shape& shape, const Ar
 
 }  // namespace detail
 
-namespace {
-
-DType common_dtype(const std::vector<Array>& arrays) {
-  DType t = arrays[0].dtype();
-  for (std::size_t i = 1; i < arrays.size(); ++i) t = promote_types(t, arrays[i].dtype());
-  return t;
-}
-
-int axis_of(std::int64_t axis, int ndim) { return detail::normalize_axis(axis, ndim); }
-
-constexpr std::size_t kMaxPieces = 8;
-
 // parts (of one dtype, non-empty along axis) placed one after the other over the ones before.
-Array place_all(const std::vector<Array>& parts, int axis) {
+Array detail::place_all(const std::vector<Array>& parts, int axis) {
   Shape shape = parts[0].shape();
   for (std::size_t i = 1; i < parts.size(); ++i) shape[axis] += parts[i].shape()[axis];
   Array out;
@@ -78,57 +66,11 @@ Array place_all(const std::vector<Array>& parts, int axis) {
   return out;
 }
 
-}  // namespace
+namespace {
 
-Array concatenate(const std::vector<Array>& arrays_in, std::optional<std::int64_t> axis_in) {
-  if (arrays_in.empty()) throw ValueError("need at least one array to concatenate");
-  std::vector<Array> arrays;
-  for (const Array& a : arrays_in) {
-    detail::leaf_of(a, "concatenate");  // a handle with no array is an error
-    arrays.push_back(axis_in ? a : detail::reshaped(a, {a.size()}));
-  }
-  const int nd = arrays[0].ndim();
-  if (nd == 0) throw ValueError("zero-dimensional arrays cannot be concatenated");
-  for (std::size_t i = 1; i < arrays.size(); ++i) {
-    if (arrays[i].ndim() != nd) {
-      throw ValueError(fmt::format("all the input arrays must have same number of dimensions, but the array at "
-                                   "index 0 has {} dimension(s) and the array at index {} has {} dimension(s)",
-                                   nd, i, arrays[i].ndim()));
-    }
-  }
-  const int axis = axis_of(axis_in.value_or(0), nd);
-  Shape shape = arrays[0].shape();
-  for (std::size_t i = 1; i < arrays.size(); ++i) {
-    for (int d = 0; d < nd; ++d) {
-      if (d != axis && arrays[i].shape()[d] != shape[d]) {
-        throw ValueError(fmt::format("all the input array dimensions except for the concatenation axis must match "
-                                     "exactly, but along dimension {}, the array at index 0 has size {} and the "
-                                     "array at index {} has size {}",
-                                     d, shape[d], i, arrays[i].shape()[d]));
-      }
-    }
-    shape[axis] += arrays[i].shape()[axis];
-  }
-  const DType t = common_dtype(arrays);
-  std::vector<Array> parts;
-  for (const Array& a : arrays) {
-    if (a.shape()[axis] > 0) parts.push_back(a.dtype() == t ? a : astype(a, t));
-  }
-  if (parts.empty()) return zeros(shape, t);  // every input empty along the axis
-  // Each element of a kernel computes every piece's box test: past kMaxPieces inputs, groups of
-  // them are joined by kernels of their own first (bench/NOTES.md).
-  while (parts.size() > kMaxPieces) {
-    std::vector<Array> groups;
-    for (std::size_t i = 0; i < parts.size(); i += kMaxPieces) {
-      const std::vector<Array> g(parts.begin() + static_cast<std::ptrdiff_t>(i),
-                                 parts.begin() + static_cast<std::ptrdiff_t>(std::min(parts.size(), i + kMaxPieces)));
-      const Array joined = place_all(g, axis);
-      groups.push_back(g.size() == 1 ? joined : Array(detail::make_copy(detail::leaf_of(joined, "concatenate"), true)));
-    }
-    parts = std::move(groups);
-  }
-  return place_all(parts, axis);
-}
+int axis_of(std::int64_t axis, int ndim) { return detail::normalize_axis(axis, ndim); }
+
+}  // namespace
 
 Array stack(const std::vector<Array>& arrays, std::int64_t axis) {
   if (arrays.empty()) throw ValueError("need at least one array to stack");

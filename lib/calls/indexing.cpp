@@ -358,8 +358,7 @@ using calls::ufunc_name;
 // The write as a piece placed over x (Op::Place) when the region is a box (unit steps): the
 // piece reads x's region and v in the box's shape, and the kernel reads each of x and the piece
 // only where it lands (a chain of writes is one kernel that reads x once).
-std::optional<Array> write_box(const Array& x, const detail::BasicIndex& b, const Array& v, WriteOp op,
-                               const Array& mask) {
+std::optional<Array> write_box(const Array& x, const detail::BasicIndex& b, const Array& v, WriteOp op) {
   const int nd = x.ndim();
   detail::IndexMap to_box = detail::IndexMap::identity(nd);
   Shape start = Shape::filled(nd, 0), ext = Shape::filled(nd, 1);
@@ -375,8 +374,7 @@ std::optional<Array> write_box(const Array& x, const detail::BasicIndex& b, cons
   const Array xbox(detail::view_node(detail::leaf_of(x, "write"), to_box, ext));
   const Array updated = combine(op, xbox, vbox);
   const Array piece = (updated.dtype() == x.dtype() ? updated : astype(updated, x.dtype())).broadcast_to(ext);
-  return Array(detail::make_place(detail::leaf_of(piece, "write"), detail::leaf_of(mask.broadcast_to(x.shape()), "write"),
-                                  detail::leaf_of(x, "write"), start));
+  return detail::place(piece, start, x.shape(), x);
 }
 
 // x with its elements in the region of a basic index combined with v.
@@ -384,6 +382,7 @@ Array write_basic(const Array& x, std::span<const Index> idx, const Array& v_in,
   const detail::BasicIndex b = detail::basic_index(x.shape(), idx);
   const Array v = fit_value(v_in, b.shape);
   if (b.shape.numel() == 0) return x;
+  if (auto placed = write_box(x, b, v, op)) return *placed;
   const int nd = x.ndim();
   // For each axis of x: the view dim that runs along it (-1: fixed by an integer index).
   std::vector<int> along(static_cast<std::size_t>(nd), -1);
@@ -412,9 +411,6 @@ Array write_basic(const Array& x, std::span<const Index> idx, const Array& v_in,
       if (len > 1) rcoord[static_cast<std::size_t>(i)] = clip(r, 0, len - 1);
     }
     mask = mask.valid() ? (mask & in) : in;
-  }
-  if (mask.valid()) {
-    if (auto placed = write_box(x, b, v, op, mask)) return *placed;
   }
   for (int d = 0; d < nd; ++d) {  // whole axes: their coordinate is x's own
     const int i = along[static_cast<std::size_t>(d)];

@@ -57,6 +57,15 @@ inline int block_sort_shape_index(std::int64_t length) {
 // bytes per thread where the alignment allows (runtime/libs/cub/copy_rows.cu).
 void copy_rows(const void* src, std::int64_t spitch, void* dst, std::int64_t dpitch, std::int64_t width,
                std::int64_t rows, cudaStream_t stream);
+// Several such copies into one destination, one launch per kMaxRowPieces: row r of piece k
+// (`width` bytes at src + r * spitch) goes to dst + r * dpitch + dst_offset.
+struct RowPiece {
+  const void* src;
+  std::int64_t spitch, dst_offset, width;
+};
+inline constexpr std::size_t kMaxRowPieces = 64;
+void copy_rows_batched(std::span<const RowPiece> pieces, void* dst, std::int64_t dpitch, std::int64_t rows,
+                       cudaStream_t stream);
 
 // out[i] = in[idx[i]] (elements of itemsize bytes; every index in range).
 void take(std::size_t itemsize, const void* in, const std::int64_t* idx, std::int64_t m, void* out,

@@ -84,4 +84,17 @@ TEST_CASE("a concatenation of fused producers reads each input once, in one kern
   for (int k = 0; k < 64; ++k) same.push_back(x[loom::Slice(k, k + 1000)] + float(k));
   CHECK(loom::test::check_gpu(loom::stack(same, 1), 1e-6, 1e-6) == "");
   CHECK(loom::test::check_gpu(loom::sum(loom::stack(same, 0), 0), 1e-5, 1e-4) == "");
+  // Evaluated inputs past 8: one batched row copy. Strided column views (copied contiguous
+  // first), pieces of odd byte widths and offsets (narrower words), 70 inputs (two launches).
+  for (DType t : {DType::Bool, DType::Int8, DType::Float16, DType::Int32, DType::Float64, DType::Complex64}) {
+    const Array z = loom::test::random_array(t, {40, 301}, rng).eval();
+    std::vector<Array> cols, rows;
+    for (int k = 0; k < 70; ++k) cols.push_back(z[{loom::all, loom::Slice(k, k + 1 + k % 5)}]);
+    for (int k = 0; k < 12; ++k) rows.push_back(z[{loom::Slice(k, k + 3), loom::Slice(k % 4, 297 + k % 4)}]);
+    for (int k = 0; k < 12; ++k) rows.push_back(z[{loom::Slice(k, k + 3), loom::Slice(0, 296)}]);
+    CHECK(loom::test::check_gpu(loom::concatenate(cols, 1)) == "");
+    CHECK(loom::test::check_gpu(loom::concatenate(rows, 0)) == "");
+    CHECK(loom::test::check_gpu(loom::stack(rows, 1)) == "");
+    CHECK(loom::test::check_gpu(loom::concatenate(rows, std::nullopt)) == "");
+  }
 }

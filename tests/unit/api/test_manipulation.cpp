@@ -71,6 +71,31 @@ TEST_CASE("joins, tiles, rolls and pads fuse into the kernel that consumes them"
              Catch::Matchers::Contains("read only where it is placed"));
 }
 
+TEST_CASE("a concatenation of more than 8 evaluated arrays is one batched row copy", "[manipulation]") {
+  const Array z = loom::arange(40 * 31).reshape({40, 31}).eval();
+  std::vector<Array> cols;
+  for (int k = 0; k < 20; ++k) cols.push_back(z[{loom::all, loom::Slice(k, k + 1 + k % 3)}]);
+  const Array r = loom::concatenate(cols, 1);
+  CHECK_THAT(loom::explain_string({r}), Catch::Matchers::Contains("loom copy rows (20 inputs, 40 row(s)), int64"));
+  std::vector<std::int64_t> want;
+  for (int i = 0; i < 40; ++i) {
+    for (int k = 0; k < 20; ++k) {
+      for (int j = k; j < k + 1 + k % 3; ++j) want.push_back(i * 31 + j);
+    }
+  }
+  CHECK(r.to_host<std::int64_t>() == want);
+  CHECK(r.shape() == loom::Shape{40, static_cast<std::int64_t>(want.size() / 40)});
+  // One computed input: groups of 8 joined by kernels, no copy call.
+  cols[3] = cols[3] * 2;
+  CHECK_THAT(loom::explain_string({loom::concatenate(cols, 1)}), !Catch::Matchers::Contains("copy rows"));
+  // Promotion first: the int32 inputs become int64 expressions (the kernels' path).
+  std::vector<Array> mixed(9, z);
+  mixed[0] = z.astype(DType::Int32).eval();
+  const Array m = loom::concatenate(mixed);
+  CHECK(m.dtype() == DType::Int64);
+  CHECK(m.to_host<std::int64_t>() == loom::tile(z, {9, 1}).to_host<std::int64_t>());
+}
+
 TEST_CASE("splits and re-views are views of the input", "[manipulation]") {
   const Array x = loom::arange(24).reshape({4, 6}).eval();
   for (const Array& part : loom::split(x, 3, 1)) CHECK(part.node()->op == loom::detail::Op::Buffer);
