@@ -72,17 +72,6 @@ int axis_of(std::int64_t axis, int ndim) { return detail::normalize_axis(axis, n
 
 }  // namespace
 
-Array stack(const std::vector<Array>& arrays, std::int64_t axis) {
-  if (arrays.empty()) throw ValueError("need at least one array to stack");
-  for (const Array& a : arrays) {
-    if (a.shape() != arrays[0].shape()) throw ValueError("all input arrays must have the same shape");
-  }
-  const int ax = axis_of(axis, arrays[0].ndim() + 1);
-  std::vector<Array> ex;
-  for (const Array& a : arrays) ex.push_back(a.expand_dims(ax));
-  return concatenate(ex, ax);
-}
-
 namespace {
 
 std::vector<Array> each(const std::vector<Array>& arrays, Array (*f)(const Array&)) {

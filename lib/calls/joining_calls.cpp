@@ -1,4 +1,4 @@
-// concatenate (include/loom/manipulation.hpp): NumPy's checks and dtype promotion, then the inputs
+// concatenate and stack (include/loom/manipulation.hpp): NumPy's checks and dtype promotion, then the inputs
 // placed one after the other (lib/api/joining.cpp: a chain of Op::Place nodes that the consuming
 // kernel fuses). Each element of such a kernel tests every piece's box, so past 8 inputs:
 //   - all of them evaluated (buffers or views of buffers): one barrier call copies them, rows of
@@ -37,17 +37,17 @@ DType common_dtype(const std::vector<Array>& arrays) {
 
 bool evaluated(const Array& a) { return a.node()->op == detail::Op::Buffer; }
 
-// The output as rows: `outer` rows (the dims before the axis), each the inputs' inner blocks
-// (their extent along the axis times the dims after it) side by side.
+// The output (of `shape`, joined along `axis`) as rows: `outer` rows (the dims before the axis),
+// each the inputs' blocks (of the input's size / outer elements) side by side. Inputs of one
+// dtype, not empty, with the output's dims before the axis (stack's have no axis dim yet).
 Array copy_call(const std::vector<Array>& parts, int axis, const Shape& shape) {
   const DType t = parts[0].dtype();
   const auto item = static_cast<std::int64_t>(itemsize(t));
-  std::int64_t outer = 1, after = 1;
+  std::int64_t outer = 1;
   for (int d = 0; d < axis; ++d) outer *= shape[d];
-  for (int d = axis + 1; d < shape.size(); ++d) after *= shape[d];
   std::vector<std::int64_t> widths;  // bytes of each input's block in a row
-  for (const Array& a : parts) widths.push_back(a.shape()[axis] * after * item);
-  const std::int64_t pitch = shape[axis] * after * item;
+  for (const Array& a : parts) widths.push_back(a.size() / outer * item);
+  const std::int64_t pitch = shape.numel() / outer * item;
 
   auto spec = std::make_shared<detail::CallSpec>();
   spec->name = "concatenate";
@@ -129,6 +129,25 @@ Array concatenate(const std::vector<Array>& arrays_in, std::optional<std::int64_
     parts = std::move(groups);
   }
   return detail::place_all(parts, axis);
+}
+
+Array stack(const std::vector<Array>& arrays, std::int64_t axis) {
+  if (arrays.empty()) throw ValueError("need at least one array to stack");
+  for (const Array& a : arrays) {
+    detail::leaf_of(a, "stack");
+    if (a.shape() != arrays[0].shape()) throw ValueError("all input arrays must have the same shape");
+  }
+  const int ax = detail::normalize_axis(axis, arrays[0].ndim() + 1);
+  const DType t = common_dtype(arrays);
+  const auto ready = [t](const Array& a) { return a.dtype() == t && evaluated(a); };
+  if (arrays.size() > kMaxPieces && arrays[0].size() > 0 && std::all_of(arrays.begin(), arrays.end(), ready)) {
+    Shape shape = arrays[0].shape();
+    shape.insert(ax, static_cast<std::int64_t>(arrays.size()));
+    return copy_call(arrays, ax, shape);  // the inputs as they are: no view with the new axis
+  }
+  std::vector<Array> ex;
+  for (const Array& a : arrays) ex.push_back(a.expand_dims(ax));
+  return concatenate(ex, ax);
 }
 
 }  // namespace loom

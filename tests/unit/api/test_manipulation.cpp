@@ -94,6 +94,17 @@ TEST_CASE("a concatenation of more than 8 evaluated arrays is one batched row co
   const Array m = loom::concatenate(mixed);
   CHECK(m.dtype() == DType::Int64);
   CHECK(m.to_host<std::int64_t>() == loom::tile(z, {9, 1}).to_host<std::int64_t>());
+  // stack copies the inputs as they are, on any axis.
+  std::vector<Array> same(10, z);
+  same[4] = z + 0;
+  for (int ax : {0, 1, 2, -1}) {
+    same[4] = same[4].eval();
+    const Array s = loom::stack(same, ax);
+    CHECK_THAT(loom::explain_string({s}), Catch::Matchers::Contains("loom copy rows (10 inputs"));
+    same[4] = z + 0;  // a computed input: concatenation's placed pieces
+    CHECK(s.to_host<std::int64_t>() == loom::stack(same, ax).to_host<std::int64_t>());
+  }
+  CHECK(loom::stack(same, 1).shape() == loom::Shape{40, 10, 31});
 }
 
 TEST_CASE("splits and re-views are views of the input", "[manipulation]") {
