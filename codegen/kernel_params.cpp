@@ -351,7 +351,8 @@ LaunchDims launch_dims(const KernelPlan& p, int sm_count, int blocks_per_sm) {
     for (const Leaf& l : p.leaves) {
       across = across || (l.kind == LeafKind::Buffer && !l.unravel && step_of(l.idx[0], nd) == Step::Strided);
     }
-    std::int64_t bx = 32;
+    // Short rows (a vector or a few): a warp spans several rows, each thread its own.
+    std::int64_t bx = across ? 32 : 1;
     while (!across && bx < 256 && bx < chunks) bx *= 2;
     d.block_x = static_cast<unsigned>(bx);
     d.block_y = static_cast<unsigned>(256 / bx);

@@ -49,7 +49,10 @@ void finish(KernelPlan& p, const KernelGroup& group, const Analysis& a) {
   const Shape& shape = p.shape;
   p.numel = group.shape.numel();
   const int nd = shape.size();
-  p.path = nd <= 1 ? Path::Flat : (shape[nd - 1] >= 64 ? Path::Rows : Path::Unravel);
+  // Short rows take the rows path too where 16-byte vectors cover them (one vector a row or a
+  // few: `repeat(x, 4, axis=-1)`'s output rows of 4 floats read one element each); else every
+  // index is unravelled.
+  p.path = nd <= 1 ? Path::Flat : Path::Rows;
 
   p.index32 = fits_in_32_bits(p, p.numel);
 
@@ -71,7 +74,7 @@ void finish(KernelPlan& p, const KernelGroup& group, const Analysis& a) {
   // A 2-d loop with an operand that is contiguous down the rows and strided along them (a
   // transposed array): tile it through shared memory so both its reads and the output's writes
   // are coalesced (bench/NOTES.md: 88-90% of copy vs 69% read straight).
-  if (p.path == Path::Rows && nd == 2 && (p.numel / shape[1] + 31) / 32 <= 65535) {
+  if (p.path == Path::Rows && nd == 2 && shape[1] >= 64 && (p.numel / shape[1] + 31) / 32 <= 65535) {
     for (Leaf& l : p.leaves) {
       if (l.kind == LeafKind::Buffer && !l.unravel && l.guard < 0 && step_of(l.idx[0], nd) == Step::Strided &&
           l.idx[0].c[0] == 1) {
@@ -92,6 +95,10 @@ void finish(KernelPlan& p, const KernelGroup& group, const Analysis& a) {
   // warp's reads of a row one coalesced line.
   for (const Leaf& l : p.leaves) {
     if (l.guard >= 0) p.vec = 1;
+  }
+  if (p.path == Path::Rows && shape[nd - 1] < 64 && (p.vec == 1 || shape[nd - 1] % p.vec != 0)) {
+    p.path = Path::Unravel;
+    p.vec = 1;
   }
   set_unroll(p);
 }

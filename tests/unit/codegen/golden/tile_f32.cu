@@ -1,7 +1,7 @@
-// loom kernel loom_ew_add_f32_1808179e
+// loom kernel loom_ew_add_f32_241074e2
 // out0 = add(in0, s1)
-// unravel loop over 4 dim(s), 32-bit indexing, 1 element(s) per access
-// structural key 1808179e719670c3: scalars, sizes and strides are arguments
+// rows loop over 4 dim(s), 32-bit indexing, 4 element(s) per access
+// structural key 241074e2ce801765: scalars, sizes and strides are arguments
 #include "loom_core.cuh"
 
 struct Args {
@@ -11,10 +11,10 @@ struct Args {
   long long in0_st1;
   long long in0_st2;
   double s1;  // constant float32
-  long long n;
+  long long rows;
+  long long inner;
   long long n1;
   long long n2;
-  long long n3;
 };
 
 // One element: its inputs in, its outputs out.
@@ -26,18 +26,30 @@ __device__ __forceinline__ void element(const Args& a, float in0, float& out0) {
 }
 
 extern "C" __global__ void __launch_bounds__(256)
-loom_ew_add_f32_1808179e(const __grid_constant__ Args a) {
-  const int l = (int)blockIdx.x * blockDim.x + threadIdx.x;
-  if (l >= a.n) return;
-  int r = l;
-  const int o3 = r % (int)a.n3;
-  r /= (int)a.n3;
-  const int o2 = r % (int)a.n2;
-  r /= (int)a.n2;
-  const int o1 = r % (int)a.n1;
-  r /= (int)a.n1;
-  const int o0 = r;
-  const float* b0 = a.in0 + o0 * a.in0_st0 + o1 * a.in0_st1 + o2 * a.in0_st2;
-  float* y0 = a.out0;
-  element(a, b0[o3], y0[l]);
+loom_ew_add_f32_241074e2(const __grid_constant__ Args a) {
+  const int i = ((int)blockIdx.x * blockDim.x + threadIdx.x) * 4;
+  if (i >= a.inner) return;
+  for (int row = (int)blockIdx.y * blockDim.y + threadIdx.y; row < a.rows; row += (int)gridDim.y * blockDim.y) {
+    int r = row;
+    const int o2 = r % (int)a.n2;
+    r /= (int)a.n2;
+    const int o1 = r % (int)a.n1;
+    r /= (int)a.n1;
+    const int o0 = r;
+    const float* b0 = a.in0 + o0 * a.in0_st0 + o1 * a.in0_st1 + o2 * a.in0_st2;
+    float* y0 = a.out0 + row * a.inner;
+    if (a.inner - i >= 4) {
+      const loom::Vec<4, float> x0 = *reinterpret_cast<const loom::Vec<4, float>*>(b0 + i);
+      loom::Vec<4, float> z0;
+      #pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        element(a, x0.v[e], z0.v[e]);
+      }
+      *reinterpret_cast<loom::Vec<4, float>*>(y0 + i) = z0;
+      continue;
+    }
+    for (int k = i; k < a.inner && k < i + 4; ++k) {
+      element(a, b0[k], y0[k]);
+    }
+  }
 }
