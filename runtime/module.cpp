@@ -45,6 +45,22 @@ LoadedKernel load_kernel(std::span<const char> cubin, const std::string& name) {
   return k;
 }
 
+cudaLibrary_t load_library(std::span<const char> cubin, const std::string& what) {
+  cudaLibrary_t lib = nullptr;
+  if (cubin.empty()) throw CudaError(fmt::format("cannot load {}: the cubin is empty", what), cudaErrorInvalidKernelImage);
+  check(cudaLibraryLoadData(&lib, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0), "cudaLibraryLoadData", what);
+  return lib;
+}
+
+cudaKernel_t get_kernel(cudaLibrary_t library, const std::string& name) noexcept {
+  cudaKernel_t k = nullptr;
+  if (cudaLibraryGetKernel(&k, library, name.c_str()) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return nullptr;
+  }
+  return k;
+}
+
 void unload(LoadedKernel& kernel) noexcept {
   if (kernel.library != nullptr) LOOM_WARN_CUDA(cudaLibraryUnload(kernel.library));
   kernel.library = nullptr;

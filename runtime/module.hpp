@@ -22,6 +22,11 @@ struct LoadedKernel {
 // there is no GPU). The cubin's bytes may be freed after the call.
 LoadedKernel load_kernel(std::span<const char> cubin, const std::string& name);
 
+// A user's module (include/loom/kernels.hpp): one library, several kernels. load_library throws
+// CudaError naming `what`; get_kernel returns null when the library has no such kernel.
+cudaLibrary_t load_library(std::span<const char> cubin, const std::string& what);
+cudaKernel_t get_kernel(cudaLibrary_t library, const std::string& name) noexcept;
+
 // Unloads the library and clears `kernel`; a failure is printed, never thrown.
 void unload(LoadedKernel& kernel) noexcept;
 

@@ -160,6 +160,12 @@ std::string cuda_include_dir() {
 }
 
 std::vector<std::string> compile_options(const CompileRequest& request) {
+  if (request.user_code) {
+    std::vector<std::string> options = {fmt::format("--gpu-architecture=sm_{}{}", request.cc_major, request.cc_minor),
+                                        "-I" + cuda_include_dir()};
+    options.insert(options.end(), request.extra_options.begin(), request.extra_options.end());
+    return options;
+  }
   std::vector<std::string> options = {
       // A real architecture makes NVRTC emit SASS, retrieved with nvrtcGetCUBIN: nothing is left
       // for the driver to JIT at load time.
@@ -184,6 +190,7 @@ CompileResult compile_cubin(const CompileRequest& request) {
 
   const auto start = std::chrono::steady_clock::now();
   Program prog(request.source, request.kernel_name + ".cu", request.headers);
+  for (const std::string& e : request.name_expressions) LOOM_CHECK_NVRTC(nvrtcAddNameExpression(prog.get(), e.c_str()));
   const nvrtcResult status =
       nvrtcCompileProgram(prog.get(), static_cast<int>(option_ptrs.size()), option_ptrs.data());
   CompileResult result;
@@ -198,6 +205,11 @@ CompileResult compile_cubin(const CompileRequest& request) {
   }
   LOOM_CHECK_NVRTC(status);
 
+  for (const std::string& e : request.name_expressions) {
+    const char* lowered = nullptr;
+    LOOM_CHECK_NVRTC(nvrtcGetLoweredName(prog.get(), e.c_str(), &lowered));
+    result.lowered_names.emplace_back(lowered);
+  }
   std::size_t size = 0;
   LOOM_CHECK_NVRTC(nvrtcGetCUBINSize(prog.get(), &size));
   result.cubin.resize(size);

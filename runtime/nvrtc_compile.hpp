@@ -22,12 +22,19 @@ struct CompileRequest {
   std::vector<NvrtcHeader> headers;
   bool needs_cuda_include = false;   // the source includes cuda_fp16.h / cuda_bf16.h
   std::vector<std::string> extra_options;
+  // A user's code (include/loom/kernels.hpp): only the architecture, -I for the toolkit's
+  // headers and the user's options (no -default-device, no --fmad=false: the user's choice, as
+  // in CuPy). The log and source in a CompileError are the user's.
+  bool user_code = false;
+  // C++ names of kernels (template instances) whose mangled names the result gives back.
+  std::vector<std::string> name_expressions;
 };
 
 struct CompileResult {
   std::vector<char> cubin;   // an ELF image for cudaLibraryLoadData
   std::string log;           // NVRTC's log; warnings only, since the compile succeeded
   double compile_ms = 0;     // program creation + compile + cubin retrieval
+  std::vector<std::string> lowered_names;  // one per request.name_expressions
 };
 
 // Throws CompileError when NVRTC rejects the source: what() is "NVRTC failed to compile <name>:"

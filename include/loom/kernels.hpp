@@ -1,0 +1,128 @@
+#pragma once
+// The user's own CUDA code, compiled with NVRTC at run time (CuPy's RawKernel and RawModule).
+//
+//   loom::RawKernel add(R"(extern "C" __global__ void add(const float* x, const float* y, float* z, int n) {
+//     int i = blockIdx.x * blockDim.x + threadIdx.x;
+//     if (i < n) z[i] = x[i] + y[i];
+//   })", "add");
+//   auto z = add({(n + 255) / 256}, {256}, {x, y, loom::Out{{n}, loom::DType::Float32}, int(n)})[0];
+//
+// A launch is a barrier in the graph (as a cuBLAS call): its array arguments are evaluated and
+// made C-contiguous first (CuPy's RawKernel passes a strided array's pointer as it is; loom copies
+// it), each is passed as a pointer to its first element, and it runs on the current stream when
+// its results are needed. What it writes are new arrays: `Out` (bytes unspecified until the
+// kernel writes them) and `InOut` (a copy of an array's values, which the kernel updates; the
+// array itself keeps its values: arrays are values). The launch returns them in argument order.
+// Scalars are passed by value as their C++ type: an `int` is 4 bytes, a `double` 8, a `bool` 1
+// (write `std::int64_t(n)` for a `long long` parameter).
+//
+// Compilation happens at the launch's line: a body NVRTC rejects throws CompileError with the
+// numbered source there, and so does a kernel name the module lacks (on a GPU). Compiled modules
+// are cached in memory and on disk (as loom's own kernels) by code, options and architecture.
+// Without a GPU a launch cannot run: evaluating its result throws loom::Error saying so (the
+// host reference evaluator cannot run CUDA code).
+
+#include <cstddef>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <loom/array.hpp>
+
+namespace loom {
+
+struct KernelOptions {
+  std::vector<std::string> options;        // NVRTC options: "-DN=4", "--use_fast_math", "-std=c++20"
+  bool enable_cooperative_groups = false;  // launched with cudaLaunchCooperativeKernel
+};
+
+// A new array that a launch writes: C-contiguous, from the pool.
+struct Out {
+  Shape shape;
+  DType dtype = DType::Float32;
+};
+// A new array holding a copy of `init`'s values (C-contiguous) that a launch updates.
+struct InOut {
+  Array init;
+};
+
+// Grid and block extents.
+struct Dim3 {
+  unsigned x = 1, y = 1, z = 1;
+  Dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}  // NOLINT
+};
+
+// One argument of a launch: an array, an Out, an InOut, or a scalar passed by value.
+class KernelArg {
+ public:
+  enum class Kind { Array, Out, InOut, Scalar };
+  KernelArg(const Array& a) : kind_(Kind::Array), array_(a) {}  // NOLINT
+  KernelArg(Out o) : kind_(Kind::Out), out_(std::move(o)) {}    // NOLINT
+  KernelArg(InOut io) : kind_(Kind::InOut), array_(std::move(io.init)) {}  // NOLINT
+  template <ScalarType T>
+  KernelArg(T v) : kind_(Kind::Scalar), bytes_(sizeof(T)), align_(alignof(T)) {  // NOLINT
+    std::memcpy(scalar_, &v, sizeof(T));
+  }
+  Kind kind() const { return kind_; }
+  const Array& array() const { return array_; }  // Array, InOut
+  const Out& out() const { return out_; }
+  const unsigned char* scalar() const { return scalar_; }
+  std::size_t scalar_bytes() const { return bytes_; }
+  std::size_t scalar_align() const { return align_; }
+
+ private:
+  Kind kind_;
+  Array array_;
+  Out out_;
+  alignas(16) unsigned char scalar_[16] = {};
+  std::size_t bytes_ = 0, align_ = 1;
+};
+
+namespace detail {
+struct UserModule;
+}
+
+class RawKernel {
+ public:
+  // `name`: an extern "C" __global__ function of `code`.
+  RawKernel(std::string code, std::string name, KernelOptions options = {});
+  // Queues the launch (lazily, as every op) and returns the Out and InOut arrays in order.
+  // Checks the configuration (block at most 1024 threads, no zero extent) and compiles here.
+  std::vector<Array> operator()(Dim3 grid, Dim3 block, const std::vector<KernelArg>& args,
+                                std::size_t shared_mem = 0) const;
+  const std::string& code() const;
+  const std::string& name() const { return name_; }  // as given (a name expression for a module's)
+  // Registers a thread of this kernel uses, and its largest block (compiled and loaded on the
+  // current GPU).
+  int num_regs() const;
+  int max_threads_per_block() const;
+
+ private:
+  friend class RawModule;
+  RawKernel(std::shared_ptr<detail::UserModule> module, std::string name, std::string symbol);
+  std::shared_ptr<detail::UserModule> module_;
+  std::string name_, symbol_;  // symbol: the name in the cubin (mangled for name expressions)
+};
+
+// The address and size of a __device__ variable of a module on the current GPU (valid while the
+// module lives).
+struct DeviceSymbol {
+  void* ptr = nullptr;
+  std::size_t nbytes = 0;
+};
+
+class RawModule {
+ public:
+  // name_expressions: C++ names of kernels to instantiate ("scale<float>", "ns::f<3>"), for
+  // get_function; plain extern "C" kernels need none.
+  RawModule(std::string code, KernelOptions options = {}, std::vector<std::string> name_expressions = {});
+  RawKernel get_function(const std::string& name) const;
+  DeviceSymbol get_global(const std::string& name) const;
+  const std::string& code() const;
+
+ private:
+  std::shared_ptr<detail::UserModule> module_;
+};
+
+}  // namespace loom
