@@ -161,8 +161,12 @@ std::string cuda_include_dir() {
 
 std::vector<std::string> compile_options(const CompileRequest& request) {
   if (request.user_code) {
+    // The toolkit's headers, CCCL's too (libcu++: cooperative_groups.h, cuda/std/...).
+    const std::string inc = cuda_include_dir();
     std::vector<std::string> options = {fmt::format("--gpu-architecture=sm_{}{}", request.cc_major, request.cc_minor),
-                                        "-I" + cuda_include_dir()};
+                                        "-I" + inc};
+    std::error_code ec;
+    if (std::filesystem::is_directory(std::filesystem::path(inc) / "cccl", ec)) options.push_back("-I" + inc + "/cccl");
     options.insert(options.end(), request.extra_options.begin(), request.extra_options.end());
     return options;
   }

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include <loom/array.hpp>
+#include <loom/axes.hpp>
 
 namespace loom {
 
@@ -61,7 +62,7 @@ class KernelArg {
   KernelArg(Out o) : kind_(Kind::Out), out_(std::move(o)) {}    // NOLINT
   KernelArg(InOut io) : kind_(Kind::InOut), array_(std::move(io.init)) {}  // NOLINT
   template <ScalarType T>
-  KernelArg(T v) : kind_(Kind::Scalar), bytes_(sizeof(T)), align_(alignof(T)) {  // NOLINT
+  KernelArg(T v) : kind_(Kind::Scalar), value_(Scalar::of(v, false)), bytes_(sizeof(T)), align_(alignof(T)) {  // NOLINT
     std::memcpy(scalar_, &v, sizeof(T));
   }
   Kind kind() const { return kind_; }
@@ -70,10 +71,12 @@ class KernelArg {
   const unsigned char* scalar() const { return scalar_; }
   std::size_t scalar_bytes() const { return bytes_; }
   std::size_t scalar_align() const { return align_; }
+  const Scalar& value() const { return value_; }  // the scalar, with the dtype of its C++ type
 
  private:
   Kind kind_;
   Array array_;
+  Scalar value_;
   Out out_;
   alignas(16) unsigned char scalar_[16] = {};
   std::size_t bytes_ = 0, align_ = 1;
@@ -81,7 +84,8 @@ class KernelArg {
 
 namespace detail {
 struct UserModule;
-}
+struct UserKernelState;
+}  // namespace detail
 
 class RawKernel {
  public:
@@ -123,6 +127,85 @@ class RawModule {
 
  private:
   std::shared_ptr<detail::UserModule> module_;
+};
+
+// --- kernels written as a body, typed by their parameters (CuPy's ElementwiseKernel and
+// ReductionKernel) ---
+//
+// Parameters: "T x, float32 y, raw T z": NumPy dtype names, or one-word type placeholders
+// resolved from the arguments (the same placeholder, the same dtype: an array gives its dtype;
+// a scalar whose placeholder no array resolves gives its C++ type's: int is int32, double is
+// float64). An array for a typed parameter is cast to it (as astype); a scalar is converted and
+// passed by value (one compiled kernel for every value). `raw` parameters are not broadcast:
+// the body indexes them by hand (`z[k]`, C order; `z.size()`), made C-contiguous first. In the
+// body, `i` is the flat output index and `_ind.size()` the output's size; each placeholder is a
+// typedef. The other arguments broadcast together (NumPy's rules); the outputs have their shape.
+// Each kernel runs as its own launch (a barrier): its inputs are evaluated first, its outputs
+// are new arrays. One compiled kernel per combination of dtypes and dimension count.
+
+struct ElementwiseOptions {
+  std::string preamble;    // code before the kernel (functions, macros, typedefs)
+  std::string loop_prep;   // code in each thread before its loop over elements
+  std::string after_loop;  // code in each thread after it
+  std::vector<std::string> options;  // NVRTC options
+  std::int64_t size = -1;  // the output size when every argument is raw (else -1)
+};
+
+// The outputs of a user kernel: the first output itself (an Array: `Array z = k(x, y)`,
+// `k(x, y) * 2`), and all of them by position (CuPy returns a tuple when there are several).
+class KernelOutputs : public Array {
+ public:
+  explicit KernelOutputs(std::vector<Array> all);
+  std::size_t count() const { return all_.size(); }
+  const Array& output(std::size_t k) const;  // IndexError past count()
+  const std::vector<Array>& outputs() const { return all_; }
+
+ private:
+  std::vector<Array> all_;
+};
+
+class ElementwiseKernel {
+ public:
+  ElementwiseKernel(std::string in_params, std::string out_params, std::string operation,
+                    std::string name = "kernel", ElementwiseOptions options = {});
+  // The inputs in order, then optionally one Out for each output (its shape and dtype, which
+  // resolve placeholders as an argument would).
+  KernelOutputs operator()(const std::vector<KernelArg>& args) const;
+  template <class... A>
+    requires(sizeof...(A) > 0 && (!std::same_as<std::decay_t<A>, std::vector<KernelArg>> && ...))
+  KernelOutputs operator()(const A&... args) const {
+    return (*this)(std::vector<KernelArg>{KernelArg(args)...});
+  }
+  const std::string& name() const;
+  // The generated CUDA source for these arguments (without launching).
+  std::string source(const std::vector<KernelArg>& args) const;
+
+ private:
+  std::shared_ptr<detail::UserKernelState> state_;
+};
+
+struct ReductionKernelOptions {
+  std::string reduce_type;  // the accumulator's type (a dtype name or placeholder); default:
+                            // the first output's
+  std::string preamble;
+  std::vector<std::string> options;  // NVRTC options
+};
+
+// map_expr computes each input element's term (a, in reduce_expr's terms); reduce_expr combines
+// two partial results `a` and `b` (associative: the order is fixed, so results are the same bits
+// every run); post_map_expr writes the output from the result `a`; identity is the value of an
+// empty reduction (a C++ expression).
+class ReductionKernel {
+ public:
+  ReductionKernel(std::string in_params, std::string out_params, std::string map_expr, std::string reduce_expr,
+                  std::string post_map_expr, std::string identity, std::string name = "reduce_kernel",
+                  ReductionKernelOptions options = {});
+  // Reduces over `axis` (all axes when left out), dims kept as 1 with keepdims.
+  KernelOutputs operator()(const std::vector<KernelArg>& args, Axes axis = {}, bool keepdims = false) const;
+  const std::string& name() const;
+
+ private:
+  std::shared_ptr<detail::UserKernelState> state_;
 };
 
 }  // namespace loom

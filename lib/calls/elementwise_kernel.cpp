@@ -1,0 +1,249 @@
+// ElementwiseKernel (include/loom/kernels.hpp): a kernel generated around the user's operation
+// for each call's dtypes and collapsed dimension count. Each thread walks the output in a
+// grid-stride loop; a broadcast input is read through its strides (0 along broadcast dims), a
+// raw one by the body's own indices.
+
+#include <fmt/format.h>
+
+#include <loom/errors.hpp>
+#include <loom/kernels.hpp>
+
+#include "api/builders.hpp"
+#include "calls/call_helpers.hpp"
+#include "calls/user_kernels.hpp"
+#include "calls/user_module.hpp"
+#include "graph/node.hpp"
+#include "reference/evaluator.hpp"
+
+namespace loom {
+
+namespace {
+
+using detail::UserParam;
+
+// One call, planned: the output shape, the arrays the kernel reads, the collapse of its dims.
+struct EwCall {
+  Shape shape;
+  std::vector<Array> inputs;  // strided ones and raw ones, in parameter order (cast as declared)
+  std::vector<bool> raw;      // per entry of inputs
+  std::vector<Shape> predicted;  // strides of the strided inputs as they will be evaluated
+  std::vector<std::vector<int>> groups;
+  detail::Resolution types;
+};
+
+int strided_count(const EwCall& c) {
+  return static_cast<int>(std::count(c.raw.begin(), c.raw.end(), false));
+}
+
+EwCall plan_call(const detail::UserKernelState& s, const std::vector<KernelArg>& args) {
+  EwCall c;
+  c.types = detail::resolve(s.in, s.out, args, s.name);
+  bool have_shape = false;
+  // The outputs' shape: an Out's, else the strided inputs' broadcast, else `size`, else 0-d.
+  for (std::size_t k = s.in.size(); k < args.size(); ++k) {
+    if (have_shape && args[k].out().shape != c.shape) {
+      throw ValueError(fmt::format("{}: the outputs given have different shapes", s.name));
+    }
+    c.shape = args[k].out().shape;
+    have_shape = true;
+  }
+  bool strided = false;
+  for (std::size_t k = 0; k < s.in.size(); ++k) {
+    if (args[k].kind() != KernelArg::Kind::Array) continue;
+    Array a = args[k].array();
+    if (a.dtype() != c.types.in_dtypes[k]) a = a.astype(c.types.in_dtypes[k]);
+    c.inputs.push_back(a);
+    c.raw.push_back(s.in[k].raw);
+    if (s.in[k].raw) continue;
+    if (!have_shape) c.shape = strided ? detail::broadcast_shapes(c.shape, a.shape()) : a.shape();
+    strided = true;
+  }
+  const bool all_raw = !strided && std::any_of(s.in.begin(), s.in.end(), [](const UserParam& p) { return p.raw; });
+  if (!have_shape && !strided && (all_raw || s.ew.size >= 0)) {
+    if (s.ew.size < 0) throw ValueError(fmt::format("{}: loop size is undecided (every argument is raw: give `size`)", s.name));
+    c.shape = Shape{s.ew.size};
+  }
+  std::vector<Shape> all;
+  for (std::size_t j = 0; j < c.inputs.size(); ++j) {
+    if (c.raw[j]) continue;
+    const Array& a = c.inputs[j];
+    if (detail::broadcast_shapes(a.shape(), c.shape) != c.shape) {
+      throw ValueError(fmt::format("{}: an input of shape {} does not broadcast to the output shape {}", s.name,
+                                   detail::compact(a.shape()), detail::compact(c.shape)));
+    }
+    c.predicted.push_back(detail::predicted_strides(a));
+    all.push_back(detail::broadcast_strides(a.shape(), c.predicted.back(), c.shape));
+  }
+  all.push_back(contiguous_strides(c.shape));  // the outputs
+  c.groups = detail::collapse_groups(c.shape, all);
+  return c;
+}
+
+std::string ew_source(const detail::UserKernelState& s, const EwCall& c, const std::vector<KernelArg>& args) {
+  const int nd = static_cast<int>(c.groups.size()), ns = strided_count(c);
+  std::vector<DType> used = c.types.in_dtypes;
+  used.insert(used.end(), c.types.out_dtypes.begin(), c.types.out_dtypes.end());
+  std::string params = "const loom_params_t loom_p", prolog, loop;
+  int strided = 0;
+  for (std::size_t k = 0; k < s.in.size(); ++k) {
+    const UserParam& p = s.in[k];
+    const char* ct = detail::user_ctype(c.types.in_dtypes[k]);
+    if (args[k].kind() == KernelArg::Kind::Scalar) {
+      params += fmt::format(", const {} loom_s{}", ct, k);
+      loop += fmt::format("    const {} {} = loom_s{};\n", ct, p.name, k);
+    } else if (p.raw) {
+      params += fmt::format(", {}* loom_raw{}, long long loom_rawn{}", ct, k, k);
+      prolog += fmt::format("  const loom_raw_t<{}> {}{{loom_raw{}, loom_rawn{}}};\n", ct, p.name, k, k);
+    } else {
+      params += fmt::format(", const {}* __restrict__ loom_in{}", ct, k);
+      loop += fmt::format("    const {} {} = loom_in{}[loom_o{}];\n", ct, p.name, k, strided++);
+    }
+  }
+  for (std::size_t k = 0; k < s.out.size(); ++k) {
+    const char* ct = detail::user_ctype(c.types.out_dtypes[k]);
+    params += fmt::format(", {}* __restrict__ loom_out{}", ct, k);
+    if (s.out[k].raw) {
+      prolog += fmt::format("  const loom_raw_t<{}> {}{{loom_out{}, loom_p.n}};\n", ct, s.out[k].name, k);
+    } else {
+      loop += fmt::format("    {}& {} = loom_out{}[i];\n", ct, s.out[k].name, k);
+    }
+  }
+  // Each strided input's offset: the flat index unravelled over the collapsed dims.
+  std::string offsets;
+  for (int j = 0; j < ns; ++j) offsets += fmt::format("    long long loom_o{} = 0;\n", j);
+  if (nd >= 2) {
+    offsets += "    long long loom_r = i;\n    #pragma unroll\n";
+    offsets += fmt::format("    for (int loom_d = {}; loom_d >= 1; --loom_d) {{\n", nd - 1);
+    offsets += "      const long long loom_c = loom_r % loom_p.shape[loom_d];\n      loom_r /= loom_p.shape[loom_d];\n";
+    for (int j = 0; j < ns; ++j) offsets += fmt::format("      loom_o{0} += loom_c * loom_p.st[{0}][loom_d];\n", j);
+    offsets += "    }\n";
+    for (int j = 0; j < ns; ++j) offsets += fmt::format("    loom_o{0} += loom_r * loom_p.st[{0}][0];\n", j);
+  } else if (nd == 1) {
+    for (int j = 0; j < ns; ++j) offsets += fmt::format("    loom_o{0} = i * loom_p.st[{0}][0];\n", j);
+  }
+  return fmt::format(
+      "// loom ElementwiseKernel {name}: {nd} collapsed dim(s)\n{inc}{pre}\n"
+      "struct loom_ind_t {{ long long n; __device__ long long size() const {{ return n; }} }};\n"
+      "template <class V> struct loom_raw_t {{\n  V* p;\n  long long n;\n"
+      "  __device__ V& operator[](long long k) const {{ return p[k]; }}\n"
+      "  __device__ long long size() const {{ return n; }}\n}};\n"
+      "struct loom_params_t {{ long long n; long long shape[{nd1}]; long long st[{ns1}][{nd1}]; }};\n"
+      "extern \"C\" __global__ void {name}({params}) {{\n{td}  const loom_ind_t _ind{{loom_p.n}};\n{prolog}{prep}\n"
+      "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < loom_p.n;"
+      " i += (long long)gridDim.x * blockDim.x) {{\n{offsets}{loop}    {{\n{body};\n    }}\n  }}\n{after}\n}}\n",
+      fmt::arg("name", s.name), fmt::arg("nd", nd), fmt::arg("inc", detail::user_includes(used)),
+      fmt::arg("pre", s.ew.preamble), fmt::arg("nd1", std::max(nd, 1)), fmt::arg("ns1", std::max(ns, 1)),
+      fmt::arg("params", params), fmt::arg("td", detail::typedefs(c.types)), fmt::arg("prolog", prolog),
+      fmt::arg("prep", s.ew.loop_prep), fmt::arg("offsets", offsets), fmt::arg("loop", loop), fmt::arg("body", s.body),
+      fmt::arg("after", s.ew.after_loop));
+}
+
+}  // namespace
+
+ElementwiseKernel::ElementwiseKernel(std::string in_params, std::string out_params, std::string operation,
+                                     std::string name, ElementwiseOptions options)
+    : state_(std::make_shared<detail::UserKernelState>()) {
+  if (!std::all_of(name.begin(), name.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }) ||
+      name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) {
+    throw ValueError(fmt::format("ElementwiseKernel: the name '{}' is not a C++ identifier", name));
+  }
+  state_->name = std::move(name);
+  state_->in = detail::parse_params(in_params, state_->name);
+  state_->out = detail::parse_params(out_params, state_->name);
+  if (state_->out.empty()) throw ValueError(fmt::format("{}: there must be at least one output parameter", state_->name));
+  for (const UserParam& o : state_->out) {
+    for (const UserParam& i : state_->in) {
+      if (i.name == o.name) throw ValueError(fmt::format("{}: duplicated parameter name '{}'", state_->name, o.name));
+    }
+  }
+  state_->body = std::move(operation);
+  state_->ew = std::move(options);
+}
+
+const std::string& ElementwiseKernel::name() const { return state_->name; }
+
+std::string ElementwiseKernel::source(const std::vector<KernelArg>& args) const {
+  return ew_source(*state_, plan_call(*state_, args), args);
+}
+
+KernelOutputs ElementwiseKernel::operator()(const std::vector<KernelArg>& args) const {
+  const auto st = state_;
+  const EwCall c = plan_call(*st, args);
+  const std::string src = ew_source(*st, c, args);
+  const auto module = st->module_for(src, st->ew.options);
+  module->check_compiles();  // at this line: NVRTC's errors (and, on a GPU, a wrong name)
+  if (rt::has_gpu()) (void)module->kernel(st->name, st->name);
+
+  auto spec = std::make_shared<detail::CallSpec>();
+  spec->name = st->name;
+  spec->text = fmt::format("ElementwiseKernel {} ({} dim(s) after collapsing)", st->name, c.groups.size());
+  for (const Array& a : c.inputs) spec->inputs.push_back(detail::leaf_of(a, "ElementwiseKernel"));
+  for (DType t : c.types.out_dtypes) spec->outputs.push_back({t, c.shape});
+  // Scalars' bytes in their parameter's dtype, in parameter order.
+  std::vector<std::vector<unsigned char>> scalars(st->in.size());
+  for (std::size_t k = 0; k < st->in.size(); ++k) {
+    if (args[k].kind() == KernelArg::Kind::Scalar) scalars[k] = detail::scalar_bytes(args[k].value(), c.types.in_dtypes[k]);
+  }
+  std::vector<bool> is_scalar;
+  for (std::size_t k = 0; k < st->in.size(); ++k) is_scalar.push_back(args[k].kind() == KernelArg::Kind::Scalar);
+  spec->device = [st, c, scalars, is_scalar, module](detail::CallContext& ctx) {
+    const std::int64_t n = c.shape.numel();
+    if (n == 0) return;
+    const int nd = static_cast<int>(c.groups.size()), ns = strided_count(c);
+    const int nd1 = std::max(nd, 1), ns1 = std::max(ns, 1);
+    std::vector<long long> params(static_cast<std::size_t>(1 + nd1 + ns1 * nd1), 0);
+    params[0] = n;
+    for (int g = 0; g < nd; ++g) {
+      long long e = 1;
+      for (int d : c.groups[static_cast<std::size_t>(g)]) e *= c.shape[d];
+      params[static_cast<std::size_t>(1 + g)] = e;
+    }
+    std::vector<void*> ptrs(st->in.size() + st->out.size(), nullptr);
+    std::vector<long long> raw_n(st->in.size(), 0);
+    std::vector<std::vector<unsigned char>> values = scalars;
+    std::vector<void*> argv{params.data()};
+    int in = 0, strided = 0;
+    for (std::size_t k = 0; k < st->in.size(); ++k) {
+      if (is_scalar[k]) {
+        argv.push_back(values[k].data());
+        continue;
+      }
+      const int idx = in++;
+      if (st->in[k].raw) {
+        const detail::CallArg& a = ctx.contiguous(idx);
+        ptrs[k] = const_cast<void*>(a.data());
+        raw_n[k] = a.shape.numel();
+        argv.push_back(&ptrs[k]);
+        argv.push_back(&raw_n[k]);
+        continue;
+      }
+      const detail::CallArg* a = &ctx.in[static_cast<std::size_t>(idx)];
+      const Shape& want = c.predicted[static_cast<std::size_t>(strided)];
+      if (a->strides != want) a = &ctx.contiguous(idx);
+      if (a->strides != want) throw InternalError(fmt::format("{}: an input's layout changed before the launch", st->name));
+      const Shape b = detail::broadcast_strides(a->shape, a->strides, c.shape);
+      for (int g = 0; g < nd; ++g) {
+        params[static_cast<std::size_t>(1 + nd1 + strided * nd1 + g)] = b[c.groups[static_cast<std::size_t>(g)].back()];
+      }
+      ptrs[k] = const_cast<void*>(a->data());
+      argv.push_back(&ptrs[k]);
+      ++strided;
+    }
+    for (std::size_t k = 0; k < st->out.size(); ++k) {
+      ptrs[st->in.size() + k] = ctx.out[k];
+      argv.push_back(&ptrs[st->in.size() + k]);
+    }
+    const rt::LoadedKernel kern = module->kernel(st->name, st->name);
+    const std::int64_t blocks = std::min<std::int64_t>((n + 255) / 256, std::int64_t{1} << 30);
+    rt::launch(kern, dim3(static_cast<unsigned>(blocks)), dim3(256), argv.data(), 0, calls::stream_of(ctx));
+  };
+  const std::string what = st->name;
+  spec->host = [what](std::span<const ref::HostArray* const>, std::span<ref::HostArray>) {
+    throw Error(fmt::format("ElementwiseKernel {}: user CUDA code runs only on a GPU (the host reference evaluator "
+                            "cannot run it)",
+                            what));
+  };
+  return KernelOutputs(calls::make_call_arrays(spec));
+}
+
+}  // namespace loom

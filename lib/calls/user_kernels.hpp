@@ -1,0 +1,64 @@
+#pragma once
+// What ElementwiseKernel and ReductionKernel share (lib/calls/user_kernels.cpp): CuPy's
+// parameter lists, placeholder resolution, the C types and includes of user code, scalars as
+// kernel argument bytes, and the collapse of dims that every operand steps over alike.
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <loom/kernels.hpp>
+
+namespace loom::detail {
+
+struct UserParam {
+  bool raw = false;
+  std::string type, name;
+  std::optional<DType> dtype;  // none: `type` is a placeholder
+};
+
+// "T x, raw float32 y": ValueError naming `what` for a parameter that does not parse or a
+// repeated name.
+std::vector<UserParam> parse_params(const std::string& text, const std::string& what);
+
+struct Resolution {
+  std::map<std::string, DType> types;  // placeholder -> dtype
+  std::map<std::string, std::string> bound_by;
+  std::vector<DType> in_dtypes, out_dtypes;
+};
+// Placeholders bound by the arguments (inputs, then Out specs for the outputs, optional); errors
+// name `what`.
+Resolution resolve(const std::vector<UserParam>& in, const std::vector<UserParam>& out,
+                   const std::vector<KernelArg>& args, const std::string& what);
+// "  typedef float T;" lines.
+std::string typedefs(const Resolution& r);
+
+const char* user_ctype(DType t);
+std::string user_includes(const std::vector<DType>& used);
+std::vector<unsigned char> scalar_bytes(const Scalar& s, DType t);
+
+// An argument's element strides once evaluated: a buffer's, else C-contiguous (what a kernel
+// writes).
+Shape predicted_strides(const Array& a);
+Shape broadcast_strides(const Shape& shape, const Shape& strides, const Shape& to);
+// Runs of adjacent dims of `shape` that every operand's strides (one Shape each, of `shape`'s
+// rank) let one index cover.
+std::vector<std::vector<int>> collapse_groups(const Shape& shape, const std::vector<Shape>& strides);
+
+struct UserKernelState {
+  std::string name;
+  std::vector<UserParam> in, out;
+  std::string body;           // ElementwiseKernel: the operation
+  ElementwiseOptions ew;      // ElementwiseKernel
+  std::string map_expr, reduce_expr, post_map_expr, identity;  // ReductionKernel
+  ReductionKernelOptions red;
+  std::mutex mu;
+  std::map<std::string, std::shared_ptr<UserModule>> modules;  // by generated source
+  // The module of `source` (made at the first use; compiled by the caller).
+  std::shared_ptr<UserModule> module_for(const std::string& source, const std::vector<std::string>& options);
+};
+
+}  // namespace loom::detail
