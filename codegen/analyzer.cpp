@@ -265,6 +265,7 @@ class Analyzer {
       case Op::Reduce:
       case Op::Gather:
       case Op::Place:
+      case Op::User:
 #include "graph/elementwise_cases.inc"
         break;
     }

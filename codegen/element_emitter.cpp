@@ -86,6 +86,20 @@ std::vector<std::string> prelude_includes(std::initializer_list<const KernelPlan
   return h;
 }
 
+void emit_user_preambles(SourceWriter& w, std::initializer_list<const KernelPlan*> plans) {
+  std::vector<const std::string*> seen;
+  for (const KernelPlan* p : plans) {
+    for (const KValue& v : p->values) {
+      if (v.op != Op::User || v.node->user()->preamble.empty()) continue;
+      const std::string& pre = v.node->user()->preamble;
+      if (std::any_of(seen.begin(), seen.end(), [&](const std::string* s) { return *s == pre; })) continue;
+      seen.push_back(&pre);
+      w.line("// preamble of {}", v.node->user()->name);
+      w.line("{}", pre);
+    }
+  }
+}
+
 namespace {
 
 // Whether `text` names the identifier `id` (not as a part of a longer one: v1 is not in v12).
@@ -266,6 +280,18 @@ void ElementEmitter::emit_element(const std::string& fn, const std::string& comm
       const std::string pos = l.unravel ? fmt::format("{}u{}_offset(a, {})", pre_, v.leaf, at) : at;
       std::string e = guarded(v, reg, load_expr(l, fmt::format("a.{}in{}[{}]", pre_, v.leaf, pos)));
       lines[static_cast<std::size_t>(i)] = fmt::format("const {} v{} = {};  // gather {}", reg, i, e, name(v.dtype));
+      exprs[static_cast<std::size_t>(i)] = std::move(e);
+      continue;
+    }
+    if (v.op == Op::User) {  // the user's code: "@in<k>@" stands for input k's value
+      std::string e = v.node->user()->expr;
+      for (int k = 0; k < 3; ++k) {
+        const std::string mark = fmt::format("@in{}@", k), val = fmt::format("v{}", v.in[static_cast<std::size_t>(k)]);
+        for (std::size_t at = e.find(mark); at != std::string::npos; at = e.find(mark, at + val.size())) {
+          e.replace(at, mark.size(), val);
+        }
+      }
+      lines[static_cast<std::size_t>(i)] = fmt::format("const {} v{} = {};  // {}", reg, i, e, v.node->user()->name);
       exprs[static_cast<std::size_t>(i)] = std::move(e);
       continue;
     }

@@ -21,6 +21,8 @@ std::string leaf_label(const KernelPlan& p, int j);
 // loom_half.cuh when such dtypes appear); sets needs_cuda_include for float16/bfloat16.
 std::vector<std::string> prelude_includes(std::initializer_list<const KernelPlan*> plans,
                                           bool& needs_cuda_include);
+// The preambles of the user ops (Op::User) in these plans, each once, after the includes.
+void emit_user_preambles(SourceWriter& w, std::initializer_list<const KernelPlan*> plans);
 
 // `struct Args { ... };` with one field per parameter (plans[section] holds a field's leaf).
 void emit_args(SourceWriter& w, std::span<const Param> params, const KernelPlan* const plans[2]);

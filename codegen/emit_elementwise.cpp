@@ -43,6 +43,7 @@ class Emitter {
     w_.line("// structural key {:016x}: scalars, sizes and strides are arguments",
             key_digest(p_.key));
     for (const std::string& h : ks.headers) w_.line("#include \"{}\"", h);
+    emit_user_preambles(w_, {&p_});
     w_.blank();
     const KernelPlan* plans[2] = {&p_, &p_};
     emit_args(w_, params_, plans);
@@ -403,7 +404,9 @@ std::string expression_text(const KernelPlan& p, int output) {
       out += "...";
       return;
     }
-    out += v.op == Op::Cast ? fmt::format("astype<{}>", name(v.dtype)) : detail::op_name(v.op);
+    out += v.op == Op::Cast ? fmt::format("astype<{}>", name(v.dtype))
+           : v.op == Op::User ? v.node->user()->name
+                              : std::string(detail::op_name(v.op));
     out += "(";
     for (int k = 0; k < 3 && v.in[static_cast<std::size_t>(k)] >= 0; ++k) {
       if (k) out += ", ";
@@ -426,7 +429,7 @@ std::string kernel_name(const KernelPlan& p) {
   }
   for (const KValue& v : p.values) {
     if (v.leaf >= 0 || v.op == Op::Cast || v.op == Op::Reduce) continue;
-    std::string n = detail::op_name(v.op);
+    std::string n = v.op == Op::User ? v.node->user()->name : detail::op_name(v.op);
     if (n == "multiply") n = "mul";
     if (n == "subtract") n = "sub";
     if (n == "true_divide") n = "div";

@@ -82,6 +82,7 @@ KernelSource ReduceEmitter::run() {
           p_.index32 ? 32 : 64);
   w_.line("// structural key {:016x}: scalars, sizes and strides are arguments", key_digest(p_.key));
   for (const std::string& h : ks.headers) w_.line("#include \"{}\"", h);
+  emit_user_preambles(w_, {&p_, &pro_});
   w_.blank();
   const KernelPlan* plans[2] = {&p_, &pro_};
   emit_args(w_, params_, plans);

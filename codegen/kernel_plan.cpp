@@ -170,6 +170,7 @@ void build_key(KernelPlan& p) {
   k += '|';
   for (const KValue& v : p.values) {
     append_key(k, static_cast<int>(v.op));
+    if (v.op == Op::User) append_key(k, static_cast<std::int64_t>(v.node->user()->hash));  // the user's code
     append_key(k, static_cast<int>(v.dtype));
     append_key(k, v.leaf);
     for (int i : v.in) append_key(k, i);

@@ -95,7 +95,7 @@ struct Sink {
       r = view_node(n, map, shape);
     } else if (n->op == Op::View) {
       r = down(n->inputs[0], compose(map, n->map()), depth + 1);
-    } else if (is_elementwise(n->op) && n->op != Op::Gather && n->op != Op::Place) {  // inputs of its shape
+    } else if (is_elementwise(n->op) && n->op != Op::Gather && n->op != Op::Place && n->op != Op::User) {  // inputs of its shape
       std::array<NodeRef, 3> in;
       for (int i = 0; i < n->num_inputs; ++i) {
         const NodeRef& x = n->inputs[static_cast<std::size_t>(i)];

@@ -123,6 +123,7 @@ Array Array::reshape(const Shape& shape) const {
     case Op::Reduce:
 case Op::Gather:
 case Op::Place:
+case Op::User:
 #include "graph/elementwise_cases.inc"
       break;
   }

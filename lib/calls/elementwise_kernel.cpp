@@ -3,6 +3,10 @@
 // grid-stride loop; a broadcast input is read through its strides (0 along broadcast dims), a
 // raw one by the body's own indices.
 
+#include <cctype>
+#include <functional>
+#include <optional>
+
 #include <fmt/format.h>
 
 #include <loom/errors.hpp>
@@ -138,6 +142,54 @@ std::string ew_source(const detail::UserKernelState& s, const EwCall& c, const s
       fmt::arg("after", s.ew.after_loop));
 }
 
+// Whether `text` names the identifier `id` as a token.
+bool names(const std::string& text, const std::string& id) {
+  const auto ident = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+  for (std::size_t at = text.find(id); at != std::string::npos; at = text.find(id, at + 1)) {
+    const std::size_t end = at + id.size();
+    if ((at == 0 || !ident(text[at - 1])) && (end == text.size() || !ident(text[end]))) return true;
+  }
+  return false;
+}
+
+bool register_dtype(DType t) { return is_bool(t) || is_integer(t) || t == DType::Float32 || t == DType::Float64; }
+
+// The call as an Op::User node that fuses with the ops around it, when it can be one: one
+// output, no raw parameter, at most 3 arguments, no loop code, NVRTC options or size, dtypes
+// loom's kernels hold as they are (bool, integers, float32, float64), and a body that is a
+// statement list of its own (no `i`, `_ind`, return, continue, break, goto).
+std::optional<Array> fused(const detail::UserKernelState& s, const EwCall& c, const std::vector<KernelArg>& args) {
+  if (s.out.size() != 1 || args.size() != s.in.size() || args.size() > 3) return std::nullopt;
+  if (!s.ew.loop_prep.empty() || !s.ew.after_loop.empty() || !s.ew.options.empty() || s.ew.size >= 0) return std::nullopt;
+  if (s.out[0].raw || !register_dtype(c.types.out_dtypes[0])) return std::nullopt;
+  for (std::size_t k = 0; k < s.in.size(); ++k) {
+    if (s.in[k].raw || !register_dtype(c.types.in_dtypes[k])) return std::nullopt;
+  }
+  for (const char* w : {"i", "_ind", "return", "continue", "break", "goto"}) {
+    if (names(s.body, w)) return std::nullopt;
+  }
+  const char* out_ct = detail::user_ctype(c.types.out_dtypes[0]);
+  std::string e = fmt::format("[&]() -> {} {{\n{}", out_ct, detail::typedefs(c.types));
+  std::vector<detail::NodeRef> inputs;
+  for (std::size_t k = 0; k < s.in.size(); ++k) {
+    const DType t = c.types.in_dtypes[k];
+    e += fmt::format("    const {} {} = @in{}@;\n", detail::user_ctype(t), s.in[k].name, k);
+    if (args[k].kind() == KernelArg::Kind::Scalar) {
+      inputs.push_back(detail::make_constant(args[k].value().cast(t), false));
+    } else {
+      const Array a = args[k].array().dtype() == t ? args[k].array() : args[k].array().astype(t);
+      inputs.push_back(detail::leaf_of(a.broadcast_to(c.shape), s.name.c_str()));
+    }
+  }
+  e += fmt::format("    {} {};\n    {{\n{};\n    }}\n    return {};\n  }}()", out_ct, s.out[0].name, s.body, s.out[0].name);
+  auto op = std::make_shared<detail::UserOp>();
+  op->name = s.name;
+  op->expr = std::move(e);
+  op->preamble = s.ew.preamble;
+  op->hash = std::hash<std::string>{}(op->name + '\0' + op->expr + '\0' + op->preamble);
+  return Array(detail::make_user(std::move(op), c.types.out_dtypes[0], c.shape, std::move(inputs)));
+}
+
 }  // namespace
 
 ElementwiseKernel::ElementwiseKernel(std::string in_params, std::string out_params, std::string operation,
@@ -171,6 +223,10 @@ KernelOutputs ElementwiseKernel::operator()(const std::vector<KernelArg>& args) 
   const EwCall c = plan_call(*st, args);
   const std::string src = ew_source(*st, c, args);
   const auto module = st->module_for(src, st->ew.options);
+  if (auto node = fused(*st, c, args)) {
+    module->compile_only();  // the body's errors at this line (the kernel it joins compiles later)
+    return KernelOutputs({*node});
+  }
   module->check_compiles();  // at this line: NVRTC's errors (and, on a GPU, a wrong name)
   if (rt::has_gpu()) (void)module->kernel(st->name, st->name);
 

@@ -155,6 +155,9 @@ Fingerprint fingerprint(std::span<const NodeRef> outputs, bool fusion, int max_k
                 b.put(static_cast<int>(n->reduce_kind()));
                 b.put(n->axes());
                 break;
+              case Op::User:  // the user's code decides the kernel
+                b.put(static_cast<std::int64_t>(n->user()->hash));
+                break;
               // Scalar values, generator parameters, ddof: kernel arguments, not structure.
               case Op::Constant:
               case Op::Arange:

@@ -85,6 +85,7 @@ std::uint64_t hash_of(const Node& n) {
     case Op::Eye:
     case Op::Call:
       return mix(mix(mix(hash_shape(h, n.shape), bits_of(n.value)), bits_of(n.value2())), n.k());
+    case Op::User: return mix(h, n.user()->hash);
     case Op::View:
     case Op::Place:
       h = hash_shape(h, n.shape);
@@ -116,6 +117,7 @@ bool same_node(const Node& a, const Node& b) {
 bool mergeable(Op op) {
   switch (op) {
     case Op::Call:  // its own call (two draws differ)
+    case Op::User:  // (the user's code may not be a function of its inputs alone)
       return false;
     case Op::Buffer:  // one memory (storage compared by identity: empty() twice is two arrays)
     case Op::Constant:

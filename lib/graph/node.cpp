@@ -25,6 +25,7 @@ constexpr OpInfo kOpInfo[] = {
     {"astype", OpClass::Elementwise, 1, TypeRule::Same, OpCost::Cheap, "loom::cast<{T}>({0})", ""},
     {"gather", OpClass::Elementwise, 2, TypeRule::Same, OpCost::Cheap, "", ""},
     {"place", OpClass::Elementwise, 3, TypeRule::Same, OpCost::Cheap, "", ""},
+    {"user", OpClass::Elementwise, 3, TypeRule::Same, OpCost::Cheap, "", ""},
 #define LOOM_OP(e, name, arity, rule, cost, cuda, cuda_int) \
   {name, OpClass::Elementwise, arity, TypeRule::rule, OpCost::cost, cuda, cuda_int},
 #include "graph/ops.def"
@@ -249,9 +250,24 @@ NodeRef make_place(NodeRef piece, NodeRef mask, NodeRef base, const Shape& start
   return intern(std::move(n));
 }
 
+NodeRef make_user(std::shared_ptr<const UserOp> op, DType dtype, const Shape& shape, std::vector<NodeRef> inputs) {
+  LOOM_CHECK(inputs.size() <= 3, "a user op has at most 3 inputs");
+  auto n = new_node(Op::User, dtype, shape);
+  n->mutable_extra().user = std::move(op);
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    LOOM_CHECK(inputs[i]->shape == shape || (inputs[i]->op == Op::Constant && inputs[i]->shape.empty()),
+               "a user op's input has its shape, or is a 0-d constant");
+    n->inputs[i] = std::move(inputs[i]);
+  }
+  n->num_inputs = static_cast<int>(inputs.size());
+  note_calls(*n);
+  return intern(std::move(n));
+}
+
 NodeRef make_elementwise(Op op, DType dtype, const Shape& shape, NodeRef a, NodeRef b,
                          NodeRef c) {
-  LOOM_CHECK(is_elementwise(op) && op != Op::Gather && op != Op::Place, "make_elementwise of an elementwise op");
+  LOOM_CHECK(is_elementwise(op) && op != Op::Gather && op != Op::Place && op != Op::User,
+             "make_elementwise of an elementwise op");
   auto n = new_node(op, dtype, shape);
   n->inputs = {std::move(a), std::move(b), std::move(c)};
   n->num_inputs = op_info(op).arity;
@@ -345,6 +361,7 @@ std::string to_string(const Node& n) {
       break;
     case Op::Eye: s += fmt::format(" k={}", n.k()); break;
     case Op::Call: s += fmt::format(" output {} of {}", n.k(), n.call()->name); break;
+    case Op::User: s += " " + n.user()->name; break;
     case Op::View:
     case Op::Place: s += " " + n.map().to_string(); break;
     case Op::Reduce: {

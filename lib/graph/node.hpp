@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include <loom/array.hpp>
 #include <loom/dtype.hpp>
@@ -50,6 +51,11 @@ enum class Op : std::uint8_t {
   // box are 0: those of a concatenation, which later pieces cover. The kernel reads the piece
   // only inside the box and the base only outside it.
   Place,
+  // A user's elementwise code (include/loom/kernels.hpp's ElementwiseKernel, when it can fuse):
+  // out[i] = Node::user()'s expression of inputs 0..num_inputs-1 (each of the output's shape, or
+  // 0-d constants), an immediately invoked lambda around the user's body in the kernel's
+  // element function.
+  User,
 #define LOOM_OP(e, name, arity, rule, cost, cuda, cuda_int) e,
 #include "graph/ops.def"
 #undef LOOM_OP
@@ -128,6 +134,16 @@ int num_ops();
 struct Node;
 using NodeRef = std::shared_ptr<const Node>;
 
+// Op::User's payload: the value as a C++ expression in which "@in<k>@" stands for input k's
+// value, code to put before the kernel (the user's preamble; kernels sharing one keep one copy),
+// and a hash of both and the name: part of every key a kernel or an executable is cached by.
+struct UserOp {
+  std::string name;
+  std::string expr;
+  std::string preamble;
+  std::uint64_t hash = 0;
+};
+
 // What eval() leaves behind on a node: where its values are (a kernel's output is
 // C-contiguous; a view of an evaluated array keeps the view's layout).
 struct Realized {
@@ -164,6 +180,7 @@ struct Node {
     Shape strides;                     // Buffer: in elements
     std::int64_t offset = 0;           // Buffer: in elements
     std::shared_ptr<const CallSpec> call;  // Call
+    std::shared_ptr<const UserOp> user;    // User
   };
   const Scalar& value2() const { return extra().value2; }
   const Scalar& value3() const { return extra().value3; }
@@ -176,6 +193,7 @@ struct Node {
   const Shape& strides() const { return extra().strides; }
   std::int64_t offset() const { return extra().offset; }
   const std::shared_ptr<const CallSpec>& call() const { return extra().call; }
+  const std::shared_ptr<const UserOp>& user() const { return extra().user; }
   Extra& mutable_extra();  // for the factories, while the node is being built
 
   // User-provided, so that make_shared does not zero the whole node before the member
@@ -236,6 +254,8 @@ NodeRef make_copy(NodeRef input, bool force_materialize);
 NodeRef make_gather(NodeRef source, NodeRef index);
 // Input `piece` placed at `start` in `mask`'s shape (Op::Place), over `base` (null: zeros).
 NodeRef make_place(NodeRef piece, NodeRef mask, NodeRef base, const Shape& start);
+// A user's elementwise op (Op::User) of up to 3 inputs of `shape` (or 0-d constants).
+NodeRef make_user(std::shared_ptr<const UserOp> op, DType dtype, const Shape& shape, std::vector<NodeRef> inputs);
 // A reduction of `input` over the dims in `axes` (a bit mask); output dtype as described at
 // Op::Reduce. ddof: Variance only.
 NodeRef make_reduce(NodeRef input, ReduceKind kind, std::uint32_t axes, std::int64_t ddof = 0);

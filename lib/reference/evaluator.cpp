@@ -224,6 +224,10 @@ void apply_elementwise(const Node& n, const std::vector<const HostArray*>& in, H
     case Op::Reduce:
     case Op::Gather:  // evaluate_graph reads its source itself
     case Op::Place: break;
+    case Op::User:
+      throw Error(fmt::format("ElementwiseKernel {}: user CUDA code runs only on a GPU (the host reference evaluator "
+                              "cannot run it)",
+                              n.user()->name));
   }
   throw Error(fmt::format("reference evaluator: {} is not elementwise", ::loom::detail::op_name(n.op)));
 }
@@ -360,6 +364,7 @@ std::vector<HostArray> evaluate_graph(std::span<const NodeRef> outputs, const Re
           }
           break;
         }
+        case Op::User:
 #include "graph/elementwise_cases.inc"
         {
           std::vector<const HostArray*> in;
