@@ -1,9 +1,9 @@
-// loom kernel loom_red_max_sumexp_sub_exp_etc_f32_0c78ba04
+// loom kernel loom_red_max_sumexp_sub_exp_etc_f32_4015faef
 // out0 = true_divide(exp(subtract(in0, max(1))), sumexp(2))
 //   max(0) reduces in0
 //   sumexp(1) reduces in0
 // row-resident, a block per row kept in registers: 2 prologue dim(s) (1 reduced), 32-bit indexing
-// structural key 0c78ba04822a2ec1: scalars, sizes and strides are arguments
+// structural key 4015faef4332ccd6: scalars, sizes and strides are arguments
 #include "loom_core.cuh"
 #include "loom_reduce.cuh"
 
@@ -34,7 +34,7 @@ __device__ __forceinline__ void epilogue(const Args& a, float in0, float red0, f
 }
 
 extern "C" __global__ void __launch_bounds__(64, 25)
-loom_red_max_sumexp_sub_exp_etc_f32_0c78ba04(const __grid_constant__ Args a) {
+loom_red_max_sumexp_sub_exp_etc_f32_4015faef(const __grid_constant__ Args a) {
   __shared__ loom::red::Max<float> sh0[32];
   __shared__ float shres0;
   __shared__ loom::red::SumExp<float> sh1[32];

@@ -1,7 +1,7 @@
-// loom kernel loom_ew_greater_equal_logical_not_less_logical_and_etc_f32_27f25e31
+// loom kernel loom_ew_greater_equal_logical_not_less_logical_and_etc_f32_e01df790
 // out0 = multiply(where(greater_equal(arange0, s1), in2, in3), s4)
 // unravel loop over 2 dim(s), 32-bit indexing, 1 element(s) per access
-// structural key 27f25e316bde31e2: scalars, sizes and strides are arguments
+// structural key e01df7906c9c4d3c: scalars, sizes and strides are arguments
 #include "loom_core.cuh"
 
 struct Args {
@@ -37,7 +37,7 @@ __device__ __forceinline__ void element(const Args& a, long long p0, const float
 }
 
 extern "C" __global__ void __launch_bounds__(256)
-loom_ew_greater_equal_logical_not_less_logical_and_etc_f32_27f25e31(const __grid_constant__ Args a) {
+loom_ew_greater_equal_logical_not_less_logical_and_etc_f32_e01df790(const __grid_constant__ Args a) {
   const int l = (int)blockIdx.x * blockDim.x + threadIdx.x;
   if (l >= a.n) return;
   int r = l;

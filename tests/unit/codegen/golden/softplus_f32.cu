@@ -1,7 +1,7 @@
-// loom kernel loom_ew_maximum_abs_neg_exp_etc_f32_dbec7668
+// loom kernel loom_ew_maximum_abs_neg_exp_etc_f32_1dbec496
 // out0 = add(maximum(s0, in1), log1p(exp(negative(absolute(in1)))))
 // flat loop over 1 dim(s), 32-bit indexing, 4 element(s) per access
-// structural key dbec76682fee7fe6: scalars, sizes and strides are arguments
+// structural key 1dbec496b785b8e4: scalars, sizes and strides are arguments
 #include "loom_core.cuh"
 
 struct Args {
@@ -25,7 +25,7 @@ __device__ __forceinline__ void element(const Args& a, float in1, float& out0) {
 }
 
 extern "C" __global__ void __launch_bounds__(256)
-loom_ew_maximum_abs_neg_exp_etc_f32_dbec7668(const __grid_constant__ Args a) {
+loom_ew_maximum_abs_neg_exp_etc_f32_1dbec496(const __grid_constant__ Args a) {
   const int i = ((int)blockIdx.x * blockDim.x + threadIdx.x) * 4;
   if (i >= a.n) return;
   const float* b1 = a.in1;

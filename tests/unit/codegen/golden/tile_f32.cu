@@ -1,7 +1,7 @@
-// loom kernel loom_ew_add_f32_241074e2
+// loom kernel loom_ew_add_f32_86747f1f
 // out0 = add(in0, s1)
 // rows loop over 4 dim(s), 32-bit indexing, 4 element(s) per access
-// structural key 241074e2ce801765: scalars, sizes and strides are arguments
+// structural key 86747f1fd7454bd0: scalars, sizes and strides are arguments
 #include "loom_core.cuh"
 
 struct Args {
@@ -26,7 +26,7 @@ __device__ __forceinline__ void element(const Args& a, float in0, float& out0) {
 }
 
 extern "C" __global__ void __launch_bounds__(256)
-loom_ew_add_f32_241074e2(const __grid_constant__ Args a) {
+loom_ew_add_f32_86747f1f(const __grid_constant__ Args a) {
   const int i = ((int)blockIdx.x * blockDim.x + threadIdx.x) * 4;
   if (i >= a.inner) return;
   for (int row = (int)blockIdx.y * blockDim.y + threadIdx.y; row < a.rows; row += (int)gridDim.y * blockDim.y) {
