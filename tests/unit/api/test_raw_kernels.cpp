@@ -82,6 +82,7 @@ TEST_CASE("a raw kernel's errors name it, with the user's code numbered", "[kern
 
 TEST_CASE("a raw module instantiates templates through name expressions", "[kernels]") {
   const loom::RawModule mod(R"(
+#include <cooperative_groups.h>
 template <class T> __global__ void scale(const T* x, T* y, T s, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = x[i] * s;

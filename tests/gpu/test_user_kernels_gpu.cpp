@@ -1,0 +1,170 @@
+// ElementwiseKernel and ReductionKernel on the GPU: CuPy's three seed examples against NumPy's
+// answers (tests/gpu/user_kernel_cases.txt, tools/gen_user_kernel_cases.py), fusion with the
+// ops around a user kernel (one launch) against the same expression in built-in ops, the
+// launches of their own (raw arguments, `i`, `_ind.size()`, several outputs, loop code, float16
+// and complex), every reduction layout against built-in reductions, determinism over 10 runs,
+// and one compiled kernel for every scalar value.
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+
+#include <loom/loom.hpp>
+
+#include "support/gpu_support.hpp"
+#include "support/indexing_cases.hpp"
+
+using loom::Array;
+using loom::DType;
+
+namespace {
+
+std::vector<double> table_row(const std::string& name) {
+  for (const std::string& line : loom::test::data_lines("tests/gpu/user_kernel_cases.txt")) {
+    if (line.rfind(name + " ", 0) != 0) continue;
+    std::vector<double> v;
+    for (const std::string& t : loom::test::split(line.substr(name.size() + 1), ',')) v.push_back(std::stod(t));
+    return v;
+  }
+  throw std::runtime_error("no row " + name);
+}
+
+const loom::ElementwiseKernel& squared_diff() {
+  static const loom::ElementwiseKernel k("T x, T y", "T z", "z = (x - y) * (x - y)", "squared_diff");
+  return k;
+}
+const loom::ReductionKernel& l2norm() {
+  static const loom::ReductionKernel k("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm");
+  return k;
+}
+
+Array seed_x() { return (loom::arange(1000) * 37 % 101).astype(DType::Float32) / 7.0f - 3.0f; }
+Array seed_y() { return (loom::arange(1000) * 53 % 89).astype(DType::Float32) / 5.0f - 4.0f; }
+
+}  // namespace
+
+TEST_CASE("CuPy's three user-kernel examples give NumPy's values", "[gpu][kernels]") {
+  loom::exec::set_poison_outputs(true);
+  const auto sd = Array(squared_diff()(seed_x(), seed_y())).astype(DType::Float64).to_host<double>();
+  CHECK(sd == table_row("squared_diff"));
+  const auto l2 = Array(l2norm()({seed_x().reshape({20, 50})}, 1)).astype(DType::Float64).to_host<double>();
+  const auto want = table_row("l2norm");
+  REQUIRE(l2.size() == want.size());
+  for (std::size_t k = 0; k < l2.size(); ++k) CHECK(l2[k] == Approx(want[k]).epsilon(1e-6));
+  const loom::RawKernel count(R"(extern "C" __global__ void count(const int* x, int n, int* bins) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&bins[x[i]], 1);
+})",
+                              "count");
+  const Array v = (loom::arange(1000) * 7919 % 97).astype(DType::Int32);
+  const auto bins = count({4}, {256}, {v, 1000, loom::InOut{loom::zeros({97}, DType::Int32)}})[0];
+  CHECK(bins.astype(DType::Float64).to_host<double>() == table_row("bincount"));
+}
+
+TEST_CASE("a user elementwise kernel fuses and matches built-in ops", "[gpu][kernels]") {
+  loom::exec::set_poison_outputs(true);
+  std::mt19937_64 rng(171);
+  for (DType t : {DType::Float32, DType::Float64, DType::Int32, DType::Int64, DType::Int8}) {
+    INFO(loom::name(t));
+    const Array x = loom::test::random_array(t, {300, 257}, rng, loom::test::Range::Small).eval();
+    const Array y = loom::test::random_array(t, {257}, rng, loom::test::Range::Small).eval();
+    const Array w = loom::test::random_array(t, {300, 257}, rng, loom::test::Range::Small).eval();
+    // One launch: the user's code between built-in ops; the values of the built-in form.
+    const Array sd = squared_diff()(x.T().T() * 2, y);
+    loom::reset_cache_stats();
+    const Array got = (sd + w).eval();
+    CHECK(loom::cache_stats().launches == 1);
+    const Array d = x * 2 - y;
+    CHECK(loom::test::device_of(got).data == loom::test::device_of(d * d + w).data);
+    if (loom::is_integer(t)) continue;
+    loom::reset_cache_stats();
+    const Array s = loom::sum(Array(squared_diff()(x, y)) * w, 1).eval();
+    CHECK(loom::cache_stats().launches == 1);
+    const Array e = x - y;
+    CHECK(loom::test::compare(loom::test::device_of(s), loom::test::device_of(loom::sum(e * e * w, 1)), 1e-5, 1e-5) == "");
+  }
+  // A transposed operand and a scalar, fused.
+  const Array m = loom::test::random_array(DType::Float32, {64, 33}, rng).eval();
+  const Array r = squared_diff()(m.T(), 0.5f);
+  const Array z = m.T() - 0.5f;
+  CHECK(loom::test::device_of(r).data == loom::test::device_of(z * z).data);
+}
+
+TEST_CASE("user elementwise kernels of their own: raw arguments, i, several outputs, loop code", "[gpu][kernels]") {
+  loom::exec::set_poison_outputs(true);
+  std::mt19937_64 rng(172);
+  const loom::ElementwiseKernel k("T x, raw T table, int32 shift", "T y, float64 w",
+                                  "y = x + table[(i + shift) % table.size()]; w = (double)_ind.size() + acc",
+                                  "with_extras", {.loop_prep = "int acc = 1;", .after_loop = "(void)acc;"});
+  const Array x = loom::test::random_array(DType::Float32, {6, 50}, rng).eval();
+  const Array table = loom::test::random_array(DType::Float32, {7}, rng).eval();
+  const loom::KernelOutputs r = k(x.T(), table * 2, 3);  // a strided input, a computed raw one
+  REQUIRE(r.count() == 2);
+  const auto xh = x.T().to_host<float>();
+  const auto th = (table * 2).to_host<float>();
+  const auto yh = r.output(0).to_host<float>();
+  int bad = 0;
+  for (std::size_t i = 0; i < yh.size(); ++i) bad += yh[i] != xh[i] + th[(i + 3) % 7];
+  CHECK(bad == 0);
+  CHECK(r.output(1).to_host<double>() == std::vector<double>(300, 301.0));
+  // float16 and complex64 run as launches of their own; broadcasting by strides.
+  const loom::ElementwiseKernel axpy("T x, T y, T a", "T z", "z = a * x + y", "axpy");
+  for (DType t : {DType::Float16, DType::Complex64}) {
+    const Array a = loom::test::random_array(t, {40, 1}, rng).eval();
+    const Array b = loom::test::random_array(t, {30}, rng).eval();
+    const Array got = axpy(a, b, loom::full({}, 2.0, t).eval());
+    CHECK(got.shape() == loom::Shape{40, 30});
+    CHECK(loom::test::compare(loom::test::device_of(got), loom::test::device_of(a * 2 + b), 1e-3, 1e-3) == "");
+  }
+  // Every argument raw: `size` gives the loop.
+  const loom::ElementwiseKernel rev("raw T x", "T y", "y = x[x.size() - 1 - i]", "reverse", {.size = 7});
+  CHECK(Array(rev(table)).to_host<float>() == table.flip(0).to_host<float>());
+}
+
+TEST_CASE("a reduction kernel matches built-in reductions on every layout, the same bits every run",
+          "[gpu][kernels]") {
+  std::mt19937_64 rng(173);
+  const Array x = loom::test::random_array(DType::Float32, {300, 257}, rng).eval();
+  const auto norm = [](const Array& a, loom::Axes ax, bool keep) { return loom::sqrt(loom::sum(a * a, ax, keep)); };
+  struct Case {
+    Array in;
+    loom::Axes axis;
+    bool keep;
+  };
+  const std::vector<Case> cases{{x, 1, false},  {x, 0, false},       {x, {}, false},     {x, 1, true},
+                                {x.T(), 1, false}, {x * 2 + 1, 0, true}, {x.reshape({3, 100, 257}), {0, 2}, false}};
+  for (const Case& c : cases) {
+    const Array got = Array(l2norm()({c.in}, c.axis, c.keep)).eval();
+    const Array want = norm(c.in, c.axis, c.keep);
+    CHECK(got.shape() == want.shape());
+    CHECK(loom::test::compare(loom::test::device_of(got), loom::test::device_of(want), 1e-5, 1e-6) == "");
+  }
+  const auto first = Array(l2norm()({x}, 0)).to_host<float>();
+  for (int run = 0; run < 10; ++run) CHECK(Array(l2norm()({x}, 0)).to_host<float>() == first);
+  // A broadcast second input and a scalar; float64 accumulation of float32 terms.
+  const loom::ReductionKernel dot("T x, T w, T s", "float64 y", "(double)(x * w * s)", "a + b", "y = a", "0", "dot",
+                                  {.reduce_type = "float64"});
+  const Array w = loom::test::random_array(DType::Float32, {257}, rng).eval();
+  const Array d = dot({x, w, 2.0f}, 1);
+  CHECK(d.dtype() == DType::Float64);
+  CHECK(loom::test::compare(loom::test::device_of(d),
+                            loom::test::device_of(loom::sum((x * w * 2.0f).astype(DType::Float64), 1)), 1e-9, 1e-9) == "");
+  // No identity: max over an axis.
+  const loom::ReductionKernel maxk("T x", "T y", "x", "(a > b ? a : b)", "y = a", "", "maxk");
+  CHECK(Array(maxk({x}, 1)).to_host<float>() == loom::max(x, 1).to_host<float>());
+}
+
+TEST_CASE("user kernels compile once for every scalar value", "[gpu][kernels]") {
+  const Array x = loom::ones({64}, DType::Float32);
+  const loom::ElementwiseKernel scale("T x, T s", "T y", "y = x * s", "scale_by");
+  const loom::ElementwiseKernel scale_own("T x, T s", "T y", "y = x * s", "scale_own", {.options = {"-DOWN"}});
+  (void)Array(scale(x, 1.0f)).eval();
+  (void)Array(scale_own(x, 1.0f)).eval();
+  const auto before = loom::cache_stats().compiles;
+  for (int s = 2; s < 6; ++s) {
+    CHECK(Array(scale(x, float(s))).to_host<float>() == std::vector<float>(64, float(s)));
+    CHECK(Array(scale_own(x, float(s))).to_host<float>() == std::vector<float>(64, float(s)));
+  }
+  CHECK(loom::cache_stats().compiles == before);
+}
