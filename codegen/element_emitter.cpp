@@ -283,15 +283,16 @@ void ElementEmitter::emit_element(const std::string& fn, const std::string& comm
       exprs[static_cast<std::size_t>(i)] = std::move(e);
       continue;
     }
-    if (v.op == Op::User) {  // the user's code: "@in<k>@" stands for input k's value
+    if (v.op == Op::User) {  // the user's block: "@in<k>@" is input k's value, "@out@" the result
       std::string e = v.node->user()->expr;
-      for (int k = 0; k < 3; ++k) {
-        const std::string mark = fmt::format("@in{}@", k), val = fmt::format("v{}", v.in[static_cast<std::size_t>(k)]);
+      const auto put = [&e](const std::string& mark, const std::string& val) {
         for (std::size_t at = e.find(mark); at != std::string::npos; at = e.find(mark, at + val.size())) {
           e.replace(at, mark.size(), val);
         }
-      }
-      lines[static_cast<std::size_t>(i)] = fmt::format("const {} v{} = {};  // {}", reg, i, e, v.node->user()->name);
+      };
+      for (int k = 0; k < 3; ++k) put(fmt::format("@in{}@", k), fmt::format("v{}", v.in[static_cast<std::size_t>(k)]));
+      put("@out@", fmt::format("v{}", i));
+      lines[static_cast<std::size_t>(i)] = fmt::format("{} v{};  // {}\n  {}", reg, i, v.node->user()->name, e);
       exprs[static_cast<std::size_t>(i)] = std::move(e);
       continue;
     }

@@ -168,8 +168,17 @@ std::optional<Array> fused(const detail::UserKernelState& s, const EwCall& c, co
   for (const char* w : {"i", "_ind", "return", "continue", "break", "goto"}) {
     if (names(s.body, w)) return std::nullopt;
   }
+  // A parameter named like the element function's values (v0, v1, ...) would hide the value it
+  // is set from.
+  const auto value_like = [](const UserParam& p) {
+    return p.name.size() > 1 && p.name[0] == 'v' &&
+           std::all_of(p.name.begin() + 1, p.name.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
+  };
+  if (std::any_of(s.in.begin(), s.in.end(), value_like) || value_like(s.out[0])) return std::nullopt;
   const char* out_ct = detail::user_ctype(c.types.out_dtypes[0]);
-  std::string e = fmt::format("[&]() -> {} {{\n{}", out_ct, detail::typedefs(c.types));
+  // A block of statements that sets "@out@" (no lambda: NVRTC inlines a block wherever the
+  // element function goes, a lambda's call it may not).
+  std::string e = fmt::format("{{\n{}", detail::typedefs(c.types));
   std::vector<detail::NodeRef> inputs;
   for (std::size_t k = 0; k < s.in.size(); ++k) {
     const DType t = c.types.in_dtypes[k];
@@ -181,7 +190,7 @@ std::optional<Array> fused(const detail::UserKernelState& s, const EwCall& c, co
       inputs.push_back(detail::leaf_of(a.broadcast_to(c.shape), s.name.c_str()));
     }
   }
-  e += fmt::format("    {} {};\n    {{\n{};\n    }}\n    return {};\n  }}()", out_ct, s.out[0].name, s.body, s.out[0].name);
+  e += fmt::format("    {} {};\n    {{\n{};\n    }}\n    @out@ = {};\n  }}", out_ct, s.out[0].name, s.body, s.out[0].name);
   auto op = std::make_shared<detail::UserOp>();
   op->name = s.name;
   op->expr = std::move(e);

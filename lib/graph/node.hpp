@@ -53,8 +53,7 @@ enum class Op : std::uint8_t {
   Place,
   // A user's elementwise code (include/loom/kernels.hpp's ElementwiseKernel, when it can fuse):
   // out[i] = Node::user()'s expression of inputs 0..num_inputs-1 (each of the output's shape, or
-  // 0-d constants), an immediately invoked lambda around the user's body in the kernel's
-  // element function.
+  // 0-d constants), a block around the user's body in the kernel's element function.
   User,
 #define LOOM_OP(e, name, arity, rule, cost, cuda, cuda_int) e,
 #include "graph/ops.def"
@@ -134,8 +133,8 @@ int num_ops();
 struct Node;
 using NodeRef = std::shared_ptr<const Node>;
 
-// Op::User's payload: the value as a C++ expression in which "@in<k>@" stands for input k's
-// value, code to put before the kernel (the user's preamble; kernels sharing one keep one copy),
+// Op::User's payload: a block of C++ statements that sets "@out@" (the value), in which
+// "@in<k>@" stands for input k's value; code to put before the kernel (the user's preamble; kernels sharing one keep one copy),
 // and a hash of both and the name: part of every key a kernel or an executable is cached by.
 struct UserOp {
   std::string name;

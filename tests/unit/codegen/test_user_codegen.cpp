@@ -87,6 +87,8 @@ TEST_CASE("a user kernel that cannot be one node is a launch of its own", "[kern
   const loom::ElementwiseKernel half_k("T x", "T y", "y = x", "half_k");
   CHECK_THAT(loom::explain_string({half_k(loom::empty({4}, DType::Float16))}),
              Catch::Matchers::Contains("ElementwiseKernel half_k"));
+  const loom::ElementwiseKernel value_named("T v0", "T y", "y = v0", "value_named");
+  CHECK_THAT(loom::explain_string({value_named(x)}), Catch::Matchers::Contains("ElementwiseKernel value_named"));
   const loom::ElementwiseKernel fusable("T x", "T y", "y = x", "fusable");
   CHECK_THAT(loom::explain_string({fusable(x)}), !Catch::Matchers::Contains("ElementwiseKernel fusable"));
 }
