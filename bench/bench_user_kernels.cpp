@@ -57,6 +57,11 @@ int main(int argc, char** argv) {
   std::printf("sum(squared_diff(x, y) * w, 1): %llu kernel(s)\n", kernels(fused));
   rep.bandwidth("sum(squared_diff(x, y) * w, 1), 8192^2 f32", loom::bench::time_ms(fused), 12.0 * h * h);
   rep.bandwidth("  the same, GPU time (gpu_ms)", loom::bench::gpu_ms(fused), 12.0 * h * h);
+  const auto builtin = [&] {
+    const Array d = m - m2;
+    loom::sum(d * d * w, 1).eval();
+  };
+  rep.bandwidth("  the same in built-in ops: sum((x - y) * (x - y) * w, 1)", loom::bench::time_ms(builtin), 12.0 * h * h);
 
   const loom::RawKernel count(R"(extern "C" __global__ void count(const int* x, long long n, int* bins) {
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
