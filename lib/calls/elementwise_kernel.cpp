@@ -230,8 +230,8 @@ std::string ElementwiseKernel::source(const std::vector<KernelArg>& args) const 
 KernelOutputs ElementwiseKernel::operator()(const std::vector<KernelArg>& args) const {
   const auto st = state_;
   const EwCall c = plan_call(*st, args);
-  const std::string src = ew_source(*st, c, args);
-  const auto module = st->module_for(src, st->ew.options);
+  const std::string sig = fmt::format("{}|{}|{}", detail::signature_of(c.types, args), c.groups.size(), strided_count(c));
+  const auto module = st->module_by(sig, [&] { return ew_source(*st, c, args); }, st->ew.options);
   if (auto node = fused(*st, c, args)) {
     module->compile_only();  // the body's errors at this line (the kernel it joins compiles later)
     return KernelOutputs({*node});

@@ -208,8 +208,9 @@ KernelOutputs ReductionKernel::operator()(const std::vector<KernelArg>& args, Ax
   if (n_red == 0 && st->identity.empty() && c.out.numel() > 0) {
     throw ValueError(fmt::format("zero-size array to reduction operation {} which has no identity", st->name));
   }
-  const std::string src = red_source(*st, c, args);
-  const auto module = st->module_for(src, st->red.options);
+  const std::string sig = fmt::format("{}|{}|{}|{}|{}", detail::signature_of(c.types, args), c.kgroups.size(),
+                                      c.rgroups.size(), c.inputs.size(), static_cast<int>(c.reduce_type));
+  const auto module = st->module_by(sig, [&] { return red_source(*st, c, args); }, st->red.options);
   module->check_compiles();
   if (rt::has_gpu()) (void)module->kernel(st->name, st->name);
 

@@ -242,6 +242,30 @@ std::shared_ptr<UserModule> UserKernelState::module_for(const std::string& sourc
   return m;
 }
 
+std::shared_ptr<UserModule> UserKernelState::module_by(const std::string& signature,
+                                                   const std::function<std::string()>& source,
+                                                   const std::vector<std::string>& options) {
+  {
+    std::lock_guard lock(mu);
+    if (auto it = by_signature.find(signature); it != by_signature.end()) return it->second;
+  }
+  auto m = module_for(source(), options);
+  std::lock_guard lock(mu);
+  by_signature.emplace(signature, m);
+  return m;
+}
+
+std::string signature_of(const Resolution& r, const std::vector<KernelArg>& args) {
+  std::string s;
+  for (DType t : r.in_dtypes) s += static_cast<char>('a' + static_cast<int>(t));
+  s += '|';
+  for (DType t : r.out_dtypes) s += static_cast<char>('a' + static_cast<int>(t));
+  s += '|';
+  for (const KernelArg& a : args) s += static_cast<char>('0' + static_cast<int>(a.kind()));
+  for (const auto& [ph, t] : r.types) s += fmt::format("|{}={}", ph, static_cast<int>(t));
+  return s;
+}
+
 }  // namespace detail
 
 KernelOutputs::KernelOutputs(std::vector<Array> all) : Array(all.at(0)), all_(std::move(all)) {}

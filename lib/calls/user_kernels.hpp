@@ -3,6 +3,7 @@
 // parameter lists, placeholder resolution, the C types and includes of user code, scalars as
 // kernel argument bytes, and the collapse of dims that every operand steps over alike.
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -33,6 +34,8 @@ struct Resolution {
 // name `what`.
 Resolution resolve(const std::vector<UserParam>& in, const std::vector<UserParam>& out,
                    const std::vector<KernelArg>& args, const std::string& what);
+// What of the resolution and the arguments a generated source depends on, as a short key.
+std::string signature_of(const Resolution& r, const std::vector<KernelArg>& args);
 // "  typedef float T;" lines.
 std::string typedefs(const Resolution& r);
 
@@ -57,8 +60,13 @@ struct UserKernelState {
   ReductionKernelOptions red;
   std::mutex mu;
   std::map<std::string, std::shared_ptr<UserModule>> modules;  // by generated source
+  std::map<std::string, std::shared_ptr<UserModule>> by_signature;
   // The module of `source` (made at the first use; compiled by the caller).
   std::shared_ptr<UserModule> module_for(const std::string& source, const std::vector<std::string>& options);
+  // The same, found by what decides the source (`signature`: dtypes, argument kinds, dims), so
+  // a repeated call generates no source text.
+  std::shared_ptr<UserModule> module_by(const std::string& signature, const std::function<std::string()>& source,
+                                        const std::vector<std::string>& options);
 };
 
 }  // namespace loom::detail
