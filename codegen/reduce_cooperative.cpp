@@ -16,8 +16,15 @@ namespace loom::codegen {
 namespace {
 
 // Loads per thread per batch (a tile is batch x vec x block elements); blocks of fewer than 256
-// threads (short rows: at most one element each) take a batch of one.
-constexpr int batch_of(int block) { return block < 256 ? 1 : 8; }
+// threads (short rows: at most one element each) take a batch of one. The loads of a batch
+// stay in registers (64 a thread): 8 vectors of 4 from each of three inputs spilled
+// (sum(d * d * w, 1) on 8192^2 ran at 50% of copy); past two vector inputs, 4 a batch.
+int batch_of(const ReducePart& r) {
+  if (r.block < 256) return 1;
+  const auto buffers = std::count_if(r.prologue->leaves.begin(), r.prologue->leaves.end(),
+                                     [](const Leaf& l) { return l.kind == LeafKind::Buffer; });
+  return r.vec > 1 && buffers > 2 ? 4 : 8;
+}
 
 bool takes(const ReduceFacts&) { return true; }  // the last one asked
 
@@ -29,7 +36,7 @@ void shape(ReducePart& r) {
   r.vec = r.block == 256 && r.nr >= 8 * 256 ? vector_width(*r.prologue, r.reduced) : 1;
 }
 
-void key(std::string& k, const ReducePart& r) { k += batch_of(r.block) == 1 ? "b1" : "b8"; }
+void key(std::string& k, const ReducePart& r) { k += fmt::format("b{}", batch_of(r)); }
 
 int lanes(const ReducePart&) { return 0; }
 
@@ -46,7 +53,7 @@ LaunchDims launch(const ReducePart& r, int sm_count, int blocks_per_sm) {
     // (bench/NOTES.md, sixth session), GPU time of 2^26 floats: rows of 2^18, 2^20, 2^22
     // 1.3-1.6 us less of 90; more blocks at one ticket cost more than they gained (all of 2^26
     // over 4096 blocks: 4 us more than over one wave).
-    const std::int64_t tile = std::int64_t{batch_of(r.block)} * r.vec * r.block;
+    const std::int64_t tile = std::int64_t{batch_of(r)} * r.vec * r.block;
     splits = std::min(std::max<std::int64_t>(1, resident / std::max<std::int64_t>(r.nk, 1)),
                       std::max<std::int64_t>(1, r.nr / (8 * r.block)));
     splits = std::max(splits, std::min<std::int64_t>(ceil_div(r.nr, 2 * tile), 256));
@@ -80,7 +87,7 @@ void ReduceEmitter::emit_cooperative_kernel() {
   // Each thread's elements come `vec` at a time. Blocks that split a row take its tiles of
   // batch x vec x blockDim.x elements in turn (block x: tiles x, x + gridDim.x, ...): the blocks
   // sweep memory together, 2% faster than a contiguous chunk each (bench/probes/red_probe.cu).
-  const int batch = batch_of(r_.block);
+  const int batch = batch_of(r_);
   vec_ = r_.vec;
   const std::string v = vec_ > 1 ? fmt::format("{} * ", vec_) : "";
   w_.line("const {0} tile = {1} * {2}({0})blockDim.x;", it, batch, v);

@@ -84,6 +84,17 @@ TEST_CASE("a user elementwise kernel fuses and matches built-in ops", "[gpu][ker
     const Array e = x - y;
     CHECK(loom::test::compare(loom::test::device_of(s), loom::test::device_of(loom::sum(e * e * w, 1)), 1e-5, 1e-5) == "");
   }
+  // Rows long enough for 16-byte vectors: three vector inputs take batches of 4 (a batch of 8
+  // spilled); against the host reference, and the user kernel against the built-in form.
+  {
+    const Array a = loom::test::random_array(DType::Float32, {64, 4100}, rng).eval();
+    const Array b = loom::test::random_array(DType::Float32, {64, 4100}, rng).eval();
+    const Array c = loom::test::random_array(DType::Float32, {64, 4100}, rng).eval();
+    const Array d = a - b;
+    CHECK(loom::test::check_gpu(loom::sum(d * d * c, 1), 1e-4, 1e-4) == "");
+    CHECK(loom::test::compare(loom::test::device_of(loom::sum(Array(squared_diff()(a, b)) * c, 1)),
+                              loom::test::device_of(loom::sum(d * d * c, 1)), 0, 0) == "");
+  }
   // A transposed operand and a scalar, fused.
   const Array m = loom::test::random_array(DType::Float32, {64, 33}, rng).eval();
   const Array r = squared_diff()(m.T(), 0.5f);

@@ -48,6 +48,16 @@ TEST_CASE("a user elementwise kernel fuses with the ops around it", "[kernels][c
   CHECK_THAT(kp[0].key.size() > 0 ? src : "", Catch::Matchers::Contains("// squared_diff"));
   // Into a reduction's prologue: sum(squared_diff(x, y) * w, 1) is one kernel.
   CHECK(plans(loom::sum(squared_diff(x, y) * w, 1)).size() == 1);
+  // Long rows of three vector inputs: batches of 4 loads (8 spilled past 64 registers).
+  const Array big = loom::empty({16, 8192}, DType::Float32), big2 = loom::empty({16, 8192}, DType::Float32);
+  const Array big3 = loom::empty({16, 8192}, DType::Float32);
+  const auto red = plans(loom::sum(squared_diff(big, big2) * big3, 1));
+  REQUIRE(red.size() == 1);
+  const auto red_src = loom::codegen::emit_kernel(red[0], loom::codegen::kernel_params(red[0]));
+  CHECK_THAT(red_src.text, Catch::Matchers::Contains("const int tile = 4 * 4 * (int)blockDim.x;"));
+  loom::test::NvrtcBatch one;
+  one.add(red_src);
+  REQUIRE_NOTHROW(one.compile_all());
   CHECK_THAT(loom::explain_string({e}), Catch::Matchers::Contains("squared_diff"));
   // Another body with the same structure is another kernel (the code is in the key).
   const loom::ElementwiseKernel sum_sq("T x, T y", "T z", "z = x * x + y * y", "squared_diff");
