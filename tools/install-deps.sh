@@ -7,8 +7,9 @@
 #   libfmt-dev, libxxhash-dev the library's dependencies (fmt header-only, xxHash)
 #   catch2                    the tests (Catch2 v2)
 #   valgrind                  the exit-time test of arrays with static storage (optional)
+#   python3-numpy             the .npy tests (files written and read by NumPy)
 set -euo pipefail
-packages=(cmake ninja-build g++ libfmt-dev libxxhash-dev catch2 valgrind)
+packages=(cmake ninja-build g++ libfmt-dev libxxhash-dev catch2 valgrind python3-numpy)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

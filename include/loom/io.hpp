@@ -1,0 +1,21 @@
+#pragma once
+// NumPy's .npy files (format versions 1.0, 2.0 and 3.0): save writes what np.save writes, byte
+// for byte (little endian, C order; version 1.0 unless the header needs more); load reads any
+// version, little or big endian, C or Fortran order (a Fortran-order file becomes a strided view,
+// no copy). Every loom dtype but bfloat16 (NumPy has no bfloat16: its extension libraries write
+// one as raw two-byte records, which loom does not guess at yet). A truncated, corrupt,
+// object-dtype or oversized header gives a ValueError naming the file; nothing is read or
+// allocated past what the file holds.
+
+#include <string>
+
+#include <loom/array.hpp>
+
+namespace loom {
+
+// Writes `a` to `path` (".npy" is appended when the name lacks it, as np.save does).
+void save(const std::string& path, const Array& a);
+// Reads the array in `path` (a .npy file) onto the current device.
+Array load(const std::string& path);
+
+}  // namespace loom

@@ -1,0 +1,297 @@
+// .npy files (include/loom/io.hpp), as numpy/lib/format.py writes and reads them: the magic
+// "\x93NUMPY", a version, the header length (2 bytes for 1.0, 4 for 2.0 and 3.0), the header (a
+// Python dict literal of 'descr', 'fortran_order' and 'shape', padded with spaces and a newline
+// so that the data starts on a multiple of 64 bytes; np.save leaves room for the first dim to
+// grow to 21 digits), then the raw elements.
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <fstream>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include <loom/creation.hpp>
+#include <loom/errors.hpp>
+#include <loom/io.hpp>
+
+#include "api/builders.hpp"
+#include "exec/storage.hpp"
+#include "graph/node.hpp"
+#include "reference/evaluator.hpp"
+
+namespace loom {
+
+namespace {
+
+constexpr char kMagic[] = "\x93NUMPY";
+constexpr std::size_t kMaxHeader = 10000;  // NumPy's default max_header_size
+constexpr std::size_t kAlign = 64;
+constexpr int kGrowthDigits = 21;          // room np.save leaves for the first dim to grow
+
+// NumPy's descr of a dtype on a little-endian machine.
+std::string descr_of(DType t) {
+  switch (t) {
+    case DType::Bool: return "|b1";
+    case DType::Int8: return "|i1";
+    case DType::UInt8: return "|u1";
+    case DType::Int16: return "<i2";
+    case DType::Int32: return "<i4";
+    case DType::Int64: return "<i8";
+    case DType::UInt16: return "<u2";
+    case DType::UInt32: return "<u4";
+    case DType::UInt64: return "<u8";
+    case DType::Float16: return "<f2";
+    case DType::Float32: return "<f4";
+    case DType::Float64: return "<f8";
+    case DType::Complex64: return "<c8";
+    case DType::Complex128: return "<c16";
+    case DType::BFloat16: break;
+  }
+  throw ValueError("save: bfloat16 has no .npy dtype (NumPy has no bfloat16)");
+}
+
+std::string shape_repr(const Shape& s) {
+  if (s.size() == 0) return "()";
+  std::string r = "(";
+  for (int d = 0; d < s.size(); ++d) r += fmt::format("{}{}", d ? ", " : "", s[d]);
+  return r + (s.size() == 1 ? ",)" : ")");
+}
+
+std::vector<std::byte> host_bytes_of(const Array& a) {
+  const detail::NodeRef leaf = detail::as_leaf(a.eval().node());
+  ref::HostArray h = ref::gather(*leaf->storage(), leaf->dtype, leaf->shape, leaf->strides(), leaf->offset(),
+                                 exec::read_storage);
+  return std::move(h.data);
+}
+
+// --- reading a header: a Python dict literal, as strictly as NumPy's safe_eval takes it ---
+
+class HeaderParser {
+ public:
+  HeaderParser(std::string text, std::string path) : s_(std::move(text)), path_(std::move(path)) {}
+
+  [[noreturn]] void fail(const std::string& why) const {
+    throw ValueError(fmt::format("load: {} is not a valid .npy file: {}", path_, why));
+  }
+  void space() {
+    while (at_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[at_]))) ++at_;
+  }
+  bool eat(char c) {
+    space();
+    if (at_ < s_.size() && s_[at_] == c) {
+      ++at_;
+      return true;
+    }
+    return false;
+  }
+  void expect(char c) {
+    if (!eat(c)) fail(fmt::format("the header has no '{}' at byte {}", c, at_));
+  }
+  std::string string_lit() {
+    space();
+    if (at_ >= s_.size() || (s_[at_] != '\'' && s_[at_] != '"')) fail("the header has a value that is not a string");
+    const char q = s_[at_++];
+    const std::size_t end = s_.find(q, at_);
+    if (end == std::string::npos) fail("the header has an unterminated string");
+    std::string r = s_.substr(at_, end - at_);
+    at_ = end + 1;
+    return r;
+  }
+  bool boolean() {
+    space();
+    for (const auto& [word, value] : {std::pair{"True", true}, std::pair{"False", false}}) {
+      const std::size_t n = std::strlen(word);
+      if (s_.compare(at_, n, word) == 0) {
+        at_ += n;
+        return value;
+      }
+    }
+    fail("fortran_order is not True or False");
+  }
+  Shape shape() {
+    expect('(');
+    Shape r;
+    while (!eat(')')) {
+      space();
+      std::size_t digits = 0;
+      std::int64_t v = 0;
+      while (at_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[at_]))) {
+        if (v > (std::numeric_limits<std::int64_t>::max() - 9) / 10) fail("the shape has a dimension too large");
+        v = v * 10 + (s_[at_++] - '0');
+        ++digits;
+      }
+      if (digits == 0) fail("the shape is not a tuple of non-negative integers");
+      if (at_ < s_.size() && s_[at_] == 'L') ++at_;  // Python 2's long literals
+      if (r.size() >= kMaxDims) fail(fmt::format("the shape has more than {} dimensions", kMaxDims));
+      r.push_back(v);
+      if (!eat(',')) {
+        expect(')');
+        break;
+      }
+    }
+    return r;
+  }
+  bool done() {
+    space();
+    return at_ == s_.size();
+  }
+
+ private:
+  std::string s_, path_;
+  std::size_t at_ = 0;
+};
+
+struct Header {
+  DType dtype = DType::Float64;
+  bool big_endian = false;
+  bool fortran = false;
+  Shape shape;
+};
+
+DType dtype_of_descr(const std::string& d, bool& big, const HeaderParser& p) {
+  if (d.size() < 2) p.fail(fmt::format("unknown descr '{}'", d));
+  const char order = d[0];
+  const std::string code = d.substr(1);
+  if (code == "O" || code.rfind("O", 0) == 0) {
+    throw ValueError("Object arrays cannot be loaded when allow_pickle=False");
+  }
+  if (order != '<' && order != '>' && order != '|' && order != '=') p.fail(fmt::format("unknown descr '{}'", d));
+  big = order == '>';
+  static const std::pair<const char*, DType> kCodes[] = {
+      {"b1", DType::Bool},     {"i1", DType::Int8},     {"u1", DType::UInt8},    {"i2", DType::Int16},
+      {"i4", DType::Int32},    {"i8", DType::Int64},    {"u2", DType::UInt16},   {"u4", DType::UInt32},
+      {"u8", DType::UInt64},   {"f2", DType::Float16},  {"f4", DType::Float32},  {"f8", DType::Float64},
+      {"c8", DType::Complex64}, {"c16", DType::Complex128}};
+  for (const auto& [c, t] : kCodes) {
+    if (code == c) return t;
+  }
+  p.fail(fmt::format("descr '{}' is not a dtype loom has", d));
+}
+
+Header parse_header(const std::string& text, const std::string& path) {
+  HeaderParser p(text, path);
+  Header h;
+  bool have_descr = false, have_order = false, have_shape = false;
+  p.expect('{');
+  while (!p.eat('}')) {
+    const std::string key = p.string_lit();
+    p.expect(':');
+    if (key == "descr" && !have_descr) {
+      h.dtype = dtype_of_descr(p.string_lit(), h.big_endian, p);
+      have_descr = true;
+    } else if (key == "fortran_order" && !have_order) {
+      h.fortran = p.boolean();
+      have_order = true;
+    } else if (key == "shape" && !have_shape) {
+      h.shape = p.shape();
+      have_shape = true;
+    } else {
+      p.fail(fmt::format("the header has a key '{}' it should not", key));
+    }
+    if (!p.eat(',')) {
+      p.expect('}');
+      break;
+    }
+  }
+  if (!p.done()) p.fail("the header has text after its dict");
+  if (!have_descr || !have_order || !have_shape) {
+    p.fail("the header does not have the keys 'descr', 'fortran_order' and 'shape'");
+  }
+  return h;
+}
+
+void byteswap(std::vector<std::byte>& data, std::size_t item, bool complex) {
+  const std::size_t w = complex ? item / 2 : item;  // each part of a complex number on its own
+  if (w <= 1) return;
+  for (std::size_t at = 0; at + w <= data.size(); at += w) std::reverse(data.begin() + at, data.begin() + at + w);
+}
+
+}  // namespace
+
+void save(const std::string& path_in, const Array& a) {
+  const std::string path = path_in.size() >= 4 && path_in.compare(path_in.size() - 4, 4, ".npy") == 0 ? path_in : path_in + ".npy";
+  const std::string descr = descr_of(detail::leaf_of(a, "save")->dtype);
+  std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", descr, shape_repr(a.shape()));
+  if (a.ndim() > 0) header += std::string(static_cast<std::size_t>(kGrowthDigits) - fmt::format("{}", a.shape()[0]).size(), ' ');
+  // Version 1.0 (a 2-byte length) unless the header does not fit it.
+  std::size_t prefix = 8 + 2;
+  std::size_t hlen = header.size() + 1;
+  std::size_t pad = kAlign - (prefix + hlen) % kAlign;
+  const bool v2 = hlen + pad > 65535;
+  if (v2) {
+    prefix = 8 + 4;
+    pad = kAlign - (prefix + hlen) % kAlign;
+  }
+  const std::vector<std::byte> data = host_bytes_of(a);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw ValueError(fmt::format("save: cannot open {} for writing", path));
+  out.write(kMagic, 6);
+  const char version[2] = {static_cast<char>(v2 ? 2 : 1), 0};
+  out.write(version, 2);
+  const std::uint32_t len = static_cast<std::uint32_t>(hlen + pad);
+  const char len_bytes[4] = {static_cast<char>(len & 0xff), static_cast<char>((len >> 8) & 0xff),
+                             static_cast<char>((len >> 16) & 0xff), static_cast<char>((len >> 24) & 0xff)};
+  out.write(len_bytes, v2 ? 4 : 2);
+  out << header << std::string(pad, ' ') << '\n';
+  out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
+  if (!out) throw ValueError(fmt::format("save: writing {} failed", path));
+}
+
+Array load(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ValueError(fmt::format("load: cannot open {}", path));
+  in.seekg(0, std::ios::end);
+  const auto file_size = static_cast<std::uint64_t>(in.tellg());
+  in.seekg(0);
+  const auto bad = [&](const std::string& why) -> ValueError {
+    return ValueError(fmt::format("load: {} is not a valid .npy file: {}", path, why));
+  };
+  char magic[8];
+  if (file_size < 10 || !in.read(magic, 8) || std::memcmp(magic, kMagic, 6) != 0) {
+    if (file_size >= 4 && std::memcmp(magic, "PK\x03\x04", 4) == 0) {
+      throw ValueError(fmt::format("load: {} is a .npz archive; loom reads .npy files only (yet)", path));
+    }
+    throw bad("the magic string is missing");
+  }
+  const int major = static_cast<unsigned char>(magic[6]);
+  if (major < 1 || major > 3 || magic[7] != 0) throw bad(fmt::format("format version {}.{} is unknown", major, int(magic[7])));
+  unsigned char len_bytes[4] = {0, 0, 0, 0};
+  const int nlen = major == 1 ? 2 : 4;
+  if (!in.read(reinterpret_cast<char*>(len_bytes), nlen)) throw bad("the file ends in its header length");
+  std::uint64_t hlen = 0;
+  for (int k = nlen - 1; k >= 0; --k) hlen = (hlen << 8) | len_bytes[k];
+  if (hlen > kMaxHeader) {
+    throw bad(fmt::format("its header is {} bytes long, more than the {} loom reads", hlen, kMaxHeader));
+  }
+  if (8 + static_cast<std::uint64_t>(nlen) + hlen > file_size) throw bad("the file ends inside its header");
+  std::string text(hlen, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(hlen));
+  const Header h = parse_header(text, path);
+  // The elements: exactly what the shape asks, all in the file.
+  std::uint64_t count = 1;
+  for (int d = 0; d < h.shape.size(); ++d) {
+    const auto e = static_cast<std::uint64_t>(h.shape[d]);
+    if (e != 0 && count > std::numeric_limits<std::uint64_t>::max() / e) throw bad("its shape's size overflows");
+    count *= e;
+  }
+  const std::uint64_t item = itemsize(h.dtype);
+  const std::uint64_t have = file_size - 8 - static_cast<std::uint64_t>(nlen) - hlen;
+  if (count > have / item) {
+    throw bad(fmt::format("the shape {} ({} elements of {}) needs {} bytes of data and the file has {}",
+                          shape_repr(h.shape), count, name(h.dtype), count * item, have));
+  }
+  std::vector<std::byte> data(count * item);
+  if (!data.empty() && !in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(data.size()))) {
+    throw bad("reading its data failed");
+  }
+  if (h.big_endian) byteswap(data, item, is_complex(h.dtype));
+  if (!h.fortran || h.shape.size() < 2) return asarray_bytes(data.data(), data.size(), h.dtype, h.shape);
+  // Fortran order: the elements of the transposed shape in C order, viewed back (no copy).
+  Shape rev;
+  for (int d = h.shape.size() - 1; d >= 0; --d) rev.push_back(h.shape[d]);
+  return asarray_bytes(data.data(), data.size(), h.dtype, rev).T();
+}
+
+}  // namespace loom

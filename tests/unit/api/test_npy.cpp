@@ -1,0 +1,142 @@
+// .npy files against NumPy itself (python3 with numpy, which tools/install-deps.sh installs):
+// loom's files are byte-identical to np.save's for every dtype and shape; loom reads what NumPy
+// writes (versions 1.0, 2.0 and 3.0, big endian, Fortran order); broken files give a ValueError
+// and never over-read.
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <loom/loom.hpp>
+#include <loom/io.hpp>
+
+using loom::Array;
+using loom::DType;
+
+namespace {
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write(const std::filesystem::path& p, const std::string& bytes) {
+  std::ofstream(p, std::ios::binary) << bytes;
+}
+
+const DType kTypes[] = {DType::Bool,    DType::Int8,    DType::UInt8,   DType::Int16,     DType::UInt16,
+                        DType::Int32,   DType::UInt32,  DType::Int64,   DType::UInt64,    DType::Float16,
+                        DType::Float32, DType::Float64, DType::Complex64, DType::Complex128};
+const loom::Shape kShapes[] = {{}, {5}, {2, 3, 4}, {0, 3}, {1234567}};
+
+// (arange(n) % 7 - 3) in the dtype, shaped: the same in loom and in the script.
+Array values(DType t, const loom::Shape& s) {
+  return (loom::arange(s.numel()) % 7 - 3).astype(t).reshape(s);
+}
+
+}  // namespace
+
+TEST_CASE("npy files are NumPy's, both ways", "[io]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / fmt::format("loom_npy_{}", ::getpid());
+  fs::create_directories(dir);
+  std::string script = "import numpy as np\nfrom numpy.lib import format as F\nd = '" + dir.string() + "'\n";
+  int k = 0;
+  for (DType t : kTypes) {
+    for (const loom::Shape& s : kShapes) {
+      if (s.numel() > 1000 && t != DType::Float32) continue;
+      std::string shape = "(";
+      for (int d = 0; d < s.size(); ++d) shape += fmt::format("{},", s[d]);
+      shape += ")";
+      loom::save((dir / fmt::format("loom_{}", k)).string(), values(t, s));  // ".npy" appended
+      script += fmt::format(
+          "a = (np.arange({n}) % 7 - 3).astype('{t}').reshape({s})\n"
+          "np.save(d + '/np_{k}.npy', a)\n"
+          "b = np.load(d + '/loom_{k}.npy')\n"
+          "assert b.dtype == a.dtype and b.shape == a.shape and (b == a).all(), {k}\n"
+          "np.save(d + '/be_{k}.npy', a.astype(a.dtype.newbyteorder('>')))\n"
+          "np.save(d + '/f_{k}.npy', np.asfortranarray(a) if a.ndim else a)\n"  // (asfortranarray makes 0-d 1-d)
+          "F.write_array(open(d + '/v2_{k}.npy', 'wb'), a, version=(2, 0))\n"
+          "F.write_array(open(d + '/v3_{k}.npy', 'wb'), a, version=(3, 0))\n",
+          fmt::arg("n", s.numel()), fmt::arg("t", loom::name(t)), fmt::arg("s", shape), fmt::arg("k", k));
+      ++k;
+    }
+  }
+  write(dir / "check.py", script);
+  // Debian's python3-numpy is for /usr/bin/python3 (another python3 may come first on PATH).
+  const std::string py = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  const std::string cmd = fmt::format("{} '{}' 2>&1", py, (dir / "check.py").string());
+  REQUIRE(std::system(cmd.c_str()) == 0);  // NumPy read every loom file (and wrote its own)
+  k = 0;
+  for (DType t : kTypes) {
+    for (const loom::Shape& s : kShapes) {
+      if (s.numel() > 1000 && t != DType::Float32) continue;
+      INFO(loom::name(t) << " " << loom::to_string(s));
+      CHECK(slurp(dir / fmt::format("loom_{}.npy", k)) == slurp(dir / fmt::format("np_{}.npy", k)));
+      const Array want = values(t, s);
+      for (const char* v : {"np", "be", "f", "v2", "v3"}) {
+        INFO(v);
+        const Array got = loom::load((dir / fmt::format("{}_{}.npy", v, k)).string());
+        CHECK(got.dtype() == t);
+        CHECK(got.shape() == s);
+        CHECK(loom::all(loom::equal(got, want)).item<bool>());
+      }
+      ++k;
+    }
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("broken npy files give a ValueError and are not over-read", "[io]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / fmt::format("loom_npy_bad_{}", ::getpid());
+  fs::create_directories(dir);
+  const std::string good_path = (dir / "good.npy").string();
+  loom::save(good_path, loom::arange(100).astype(DType::Float32));
+  const std::string good = slurp(good_path);
+  REQUIRE(good.size() == 128 + 400);
+  const auto bad = [&](const std::string& name, const std::string& bytes) {
+    write(dir / name, bytes);
+    return (dir / name).string();
+  };
+  const auto header = [](const std::string& dict) {
+    std::string h = dict + std::string(118 - dict.size() - 1, ' ') + "\n";
+    return std::string("\x93NUMPY\x01\x00", 8) + std::string("\x76\x00", 2) + h;
+  };
+  CHECK_THROWS_WITH(loom::load(bad("trunc.npy", good.substr(0, 300))),
+                    Catch::Matchers::Contains("needs 400 bytes of data and the file has 172"));
+  CHECK_THROWS_WITH(loom::load(bad("short.npy", good.substr(0, 50))), Catch::Matchers::Contains("ends inside its header"));
+  CHECK_THROWS_WITH(loom::load(bad("magic.npy", "NOTNUMPY" + good.substr(8))), Catch::Matchers::Contains("magic string"));
+  CHECK_THROWS_WITH(loom::load(bad("version.npy", good.substr(0, 6) + std::string("\x07\x00", 2) + good.substr(8))),
+                    Catch::Matchers::Contains("format version 7.0 is unknown"));
+  CHECK_THROWS_MATCHES(loom::load(bad("object.npy", header("{'descr': '|O', 'fortran_order': False, 'shape': (3,), }"))),
+                       loom::ValueError, Catch::Matchers::Message("Object arrays cannot be loaded when allow_pickle=False"));
+  // A huge shape is refused before anything is allocated.
+  CHECK_THROWS_WITH(loom::load(bad("huge.npy", header("{'descr': '<f8', 'fortran_order': False, 'shape': (100000, 100000), }"))),
+                    Catch::Matchers::Contains("needs"));
+  CHECK_THROWS_WITH(loom::load(bad("overflow.npy", header("{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296, 4294967296), }"))),
+                    Catch::Matchers::Contains("overflows"));
+  CHECK_THROWS_WITH(loom::load(bad("negative.npy", header("{'descr': '<f8', 'fortran_order': False, 'shape': (-1,), }"))),
+                    Catch::Matchers::Contains("not a tuple of non-negative integers"));
+  CHECK_THROWS_WITH(loom::load(bad("keys.npy", header("{'descr': '<f8', 'shape': (1,), }"))),
+                    Catch::Matchers::Contains("does not have the keys"));
+  CHECK_THROWS_WITH(loom::load(bad("extra.npy", header("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), 'x': 1}"))),
+                    Catch::Matchers::Contains("a key 'x'"));
+  CHECK_THROWS_WITH(loom::load(bad("descr.npy", header("{'descr': '<M8', 'fortran_order': False, 'shape': (1,), }"))),
+                    Catch::Matchers::Contains("descr '<M8' is not a dtype loom has"));
+  CHECK_THROWS_WITH(loom::load(bad("long.npy", std::string("\x93NUMPY\x02\x00", 8) + std::string("\x00\x00\x00\x10", 4))),
+                    Catch::Matchers::Contains("more than the 10000 loom reads"));
+  CHECK_THROWS_WITH(loom::load((dir / "missing.npy").string()), Catch::Matchers::Contains("cannot open"));
+  CHECK_THROWS_WITH(loom::save((dir / "b16").string(), loom::zeros({2}, DType::BFloat16)),
+                    Catch::Matchers::Contains("bfloat16 has no .npy dtype"));
+  fs::remove_all(dir);
+}
