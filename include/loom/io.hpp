@@ -1,5 +1,5 @@
 #pragma once
-// NumPy's .npy files (format versions 1.0, 2.0 and 3.0): save writes what np.save writes, byte
+// NumPy's .npy and .npz files. .npy (format versions 1.0, 2.0 and 3.0): save writes what np.save writes, byte
 // for byte (little endian, C order; version 1.0 unless the header needs more); load reads any
 // version, little or big endian, C or Fortran order (a Fortran-order file becomes a strided view,
 // no copy). Every loom dtype but bfloat16 (NumPy has no bfloat16: its extension libraries write
@@ -7,7 +7,10 @@
 // object-dtype or oversized header gives a ValueError naming the file; nothing is read or
 // allocated past what the file holds.
 
+#include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <loom/array.hpp>
 
@@ -17,5 +20,12 @@ namespace loom {
 void save(const std::string& path, const Array& a);
 // Reads the array in `path` (a .npy file) onto the current device.
 Array load(const std::string& path);
+
+// .npz archives: one "<name>.npy" member per array, stored (savez) or deflated with zlib
+// (savez_compressed); ".npz" is appended when the name lacks it. load_npz reads NumPy's (and
+// any zip of .npy members, ZIP64 ones included) and gives the arrays by name (".npy" dropped).
+void savez(const std::string& path, const std::vector<std::pair<std::string, Array>>& arrays);
+void savez_compressed(const std::string& path, const std::vector<std::pair<std::string, Array>>& arrays);
+std::map<std::string, Array> load_npz(const std::string& path);
 
 }  // namespace loom

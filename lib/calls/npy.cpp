@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -17,6 +18,7 @@
 #include <loom/io.hpp>
 
 #include "api/builders.hpp"
+#include "calls/npy.hpp"
 #include "exec/storage.hpp"
 #include "graph/node.hpp"
 #include "reference/evaluator.hpp"
@@ -210,14 +212,15 @@ void byteswap(std::vector<std::byte>& data, std::size_t item, bool complex) {
 
 }  // namespace
 
-void save(const std::string& path_in, const Array& a) {
-  const std::string path = path_in.size() >= 4 && path_in.compare(path_in.size() - 4, 4, ".npy") == 0 ? path_in : path_in + ".npy";
+namespace detail {
+
+std::vector<std::byte> npy_bytes(const Array& a) {
   const std::string descr = descr_of(detail::leaf_of(a, "save")->dtype);
   std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", descr, shape_repr(a.shape()));
   if (a.ndim() > 0) header += std::string(static_cast<std::size_t>(kGrowthDigits) - fmt::format("{}", a.shape()[0]).size(), ' ');
   // Version 1.0 (a 2-byte length) unless the header does not fit it.
   std::size_t prefix = 8 + 2;
-  std::size_t hlen = header.size() + 1;
+  const std::size_t hlen = header.size() + 1;
   std::size_t pad = kAlign - (prefix + hlen) % kAlign;
   const bool v2 = hlen + pad > 65535;
   if (v2) {
@@ -225,50 +228,41 @@ void save(const std::string& path_in, const Array& a) {
     pad = kAlign - (prefix + hlen) % kAlign;
   }
   const std::vector<std::byte> data = host_bytes_of(a);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw ValueError(fmt::format("save: cannot open {} for writing", path));
-  out.write(kMagic, 6);
-  const char version[2] = {static_cast<char>(v2 ? 2 : 1), 0};
-  out.write(version, 2);
-  const std::uint32_t len = static_cast<std::uint32_t>(hlen + pad);
-  const char len_bytes[4] = {static_cast<char>(len & 0xff), static_cast<char>((len >> 8) & 0xff),
-                             static_cast<char>((len >> 16) & 0xff), static_cast<char>((len >> 24) & 0xff)};
-  out.write(len_bytes, v2 ? 4 : 2);
-  out << header << std::string(pad, ' ') << '\n';
-  out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
-  if (!out) throw ValueError(fmt::format("save: writing {} failed", path));
+  std::string head(kMagic, 6);
+  head += static_cast<char>(v2 ? 2 : 1);
+  head += '\0';
+  const auto len = static_cast<std::uint32_t>(hlen + pad);
+  for (int k = 0; k < (v2 ? 4 : 2); ++k) head += static_cast<char>((len >> (8 * k)) & 0xff);
+  head += header + std::string(pad, ' ') + '\n';
+  std::vector<std::byte> out(head.size() + data.size());
+  std::memcpy(out.data(), head.data(), head.size());
+  if (!data.empty()) std::memcpy(out.data() + head.size(), data.data(), data.size());
+  return out;
 }
 
-Array load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ValueError(fmt::format("load: cannot open {}", path));
-  in.seekg(0, std::ios::end);
-  const auto file_size = static_cast<std::uint64_t>(in.tellg());
-  in.seekg(0);
+Array npy_parse(std::span<const std::byte> file, const std::string& path) {
+  const std::uint64_t file_size = file.size();
   const auto bad = [&](const std::string& why) -> ValueError {
     return ValueError(fmt::format("load: {} is not a valid .npy file: {}", path, why));
   };
-  char magic[8];
-  if (file_size < 10 || !in.read(magic, 8) || std::memcmp(magic, kMagic, 6) != 0) {
-    if (file_size >= 4 && std::memcmp(magic, "PK\x03\x04", 4) == 0) {
-      throw ValueError(fmt::format("load: {} is a .npz archive; loom reads .npy files only (yet)", path));
+  const auto* bytes = reinterpret_cast<const unsigned char*>(file.data());
+  if (file_size < 10 || std::memcmp(bytes, kMagic, 6) != 0) {
+    if (file_size >= 4 && std::memcmp(bytes, "PK\x03\x04", 4) == 0) {
+      throw ValueError(fmt::format("load: {} is a .npz archive: read it with loom::load_npz", path));
     }
     throw bad("the magic string is missing");
   }
-  const int major = static_cast<unsigned char>(magic[6]);
-  if (major < 1 || major > 3 || magic[7] != 0) throw bad(fmt::format("format version {}.{} is unknown", major, int(magic[7])));
-  unsigned char len_bytes[4] = {0, 0, 0, 0};
+  const int major = bytes[6];
+  if (major < 1 || major > 3 || bytes[7] != 0) throw bad(fmt::format("format version {}.{} is unknown", major, int(bytes[7])));
   const int nlen = major == 1 ? 2 : 4;
-  if (!in.read(reinterpret_cast<char*>(len_bytes), nlen)) throw bad("the file ends in its header length");
   std::uint64_t hlen = 0;
-  for (int k = nlen - 1; k >= 0; --k) hlen = (hlen << 8) | len_bytes[k];
+  for (int k = nlen - 1; k >= 0; --k) hlen = (hlen << 8) | bytes[8 + k];
   if (hlen > kMaxHeader) {
     throw bad(fmt::format("its header is {} bytes long, more than the {} loom reads", hlen, kMaxHeader));
   }
-  if (8 + static_cast<std::uint64_t>(nlen) + hlen > file_size) throw bad("the file ends inside its header");
-  std::string text(hlen, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(hlen));
-  const Header h = parse_header(text, path);
+  const std::uint64_t start = 8 + static_cast<std::uint64_t>(nlen) + hlen;
+  if (start > file_size) throw bad("the file ends inside its header");
+  const Header h = parse_header(std::string(reinterpret_cast<const char*>(bytes) + 8 + nlen, hlen), path);
   // The elements: exactly what the shape asks, all in the file.
   std::uint64_t count = 1;
   for (int d = 0; d < h.shape.size(); ++d) {
@@ -277,15 +271,13 @@ Array load(const std::string& path) {
     count *= e;
   }
   const std::uint64_t item = itemsize(h.dtype);
-  const std::uint64_t have = file_size - 8 - static_cast<std::uint64_t>(nlen) - hlen;
+  const std::uint64_t have = file_size - start;
   if (count > have / item) {
     throw bad(fmt::format("the shape {} ({} elements of {}) needs {} bytes of data and the file has {}",
                           shape_repr(h.shape), count, name(h.dtype), count * item, have));
   }
-  std::vector<std::byte> data(count * item);
-  if (!data.empty() && !in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(data.size()))) {
-    throw bad("reading its data failed");
-  }
+  std::vector<std::byte> data(file.begin() + static_cast<std::ptrdiff_t>(start),
+                              file.begin() + static_cast<std::ptrdiff_t>(start + count * item));
   if (h.big_endian) byteswap(data, item, is_complex(h.dtype));
   if (!h.fortran || h.shape.size() < 2) return asarray_bytes(data.data(), data.size(), h.dtype, h.shape);
   // Fortran order: the elements of the transposed shape in C order, viewed back (no copy).
@@ -293,5 +285,34 @@ Array load(const std::string& path) {
   for (int d = h.shape.size() - 1; d >= 0; --d) rev.push_back(h.shape[d]);
   return asarray_bytes(data.data(), data.size(), h.dtype, rev).T();
 }
+
+std::vector<std::byte> read_file(const std::string& path, const char* op) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ValueError(fmt::format("{}: cannot open {}", op, path));
+  in.seekg(0, std::ios::end);
+  const auto size = static_cast<std::size_t>(in.tellg());
+  in.seekg(0);
+  std::vector<std::byte> b(size);
+  if (size > 0 && !in.read(reinterpret_cast<char*>(b.data()), static_cast<std::streamsize>(size))) {
+    throw ValueError(fmt::format("{}: reading {} failed", op, path));
+  }
+  return b;
+}
+
+void write_file(const std::string& path, std::span<const std::byte> bytes, const char* op) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw ValueError(fmt::format("{}: cannot open {} for writing", op, path));
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!out) throw ValueError(fmt::format("{}: writing {} failed", op, path));
+}
+
+}  // namespace detail
+
+void save(const std::string& path_in, const Array& a) {
+  const std::string path = path_in.size() >= 4 && path_in.compare(path_in.size() - 4, 4, ".npy") == 0 ? path_in : path_in + ".npy";
+  detail::write_file(path, detail::npy_bytes(a), "save");
+}
+
+Array load(const std::string& path) { return detail::npy_parse(detail::read_file(path, "load"), path); }
 
 }  // namespace loom

@@ -140,3 +140,59 @@ TEST_CASE("broken npy files give a ValueError and are not over-read", "[io]") {
                     Catch::Matchers::Contains("bfloat16 has no .npy dtype"));
   fs::remove_all(dir);
 }
+
+TEST_CASE("npz archives are NumPy's, both ways", "[io]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / fmt::format("loom_npz_{}", ::getpid());
+  fs::create_directories(dir);
+  const Array a = values(DType::Float32, {3, 4}), b = values(DType::Int16, {5}), c = values(DType::Complex128, {});
+  const Array big = values(DType::Float64, {100000});  // compresses well: arange % 7
+  loom::savez((dir / "loom_plain").string(), {{"a", a}, {"b", b}, {"c", c}});  // ".npz" appended
+  loom::savez_compressed((dir / "loom_z.npz").string(), {{"big", big}, {"a", a}});
+  CHECK(fs::file_size(dir / "loom_z.npz") < 100000);
+  const std::string script = fmt::format(
+      "import numpy as np\nd = '{}'\n"
+      "v = lambda n, t, s: (np.arange(n) % 7 - 3).astype(t).reshape(s)\n"
+      "f = np.load(d + '/loom_plain.npz')\n"
+      "assert sorted(f.files) == ['a', 'b', 'c']\n"
+      "assert (f['a'] == v(12, 'float32', (3, 4))).all() and f['b'].dtype == np.int16 and f['c'].shape == ()\n"
+      "g = np.load(d + '/loom_z.npz')\n"
+      "assert (g['big'] == v(100000, 'float64', (100000,))).all()\n"
+      "np.savez(d + '/np_plain.npz', x=v(6, 'uint8', (2, 3)), y=v(4, 'bool', (4,)))\n"
+      "np.savez_compressed(d + '/np_z.npz', big=v(100000, 'float64', (100000,)), f=np.asfortranarray(v(6, 'int64', (2, 3))))\n",
+      dir.string());
+  write(dir / "check.py", script);
+  const std::string py = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  REQUIRE(std::system(fmt::format("{} '{}' 2>&1", py, (dir / "check.py").string()).c_str()) == 0);
+  const auto same = [](const Array& x, const Array& y) {
+    return x.shape() == y.shape() && x.dtype() == y.dtype() && loom::all(loom::equal(x, y)).item<bool>();
+  };
+  const auto plain = loom::load_npz((dir / "np_plain.npz").string());
+  REQUIRE(plain.size() == 2);
+  CHECK(same(plain.at("x"), values(DType::UInt8, {2, 3})));
+  CHECK(same(plain.at("y"), values(DType::Bool, {4})));
+  const auto z = loom::load_npz((dir / "np_z.npz").string());
+  CHECK(same(z.at("big"), big));
+  CHECK(same(z.at("f"), values(DType::Int64, {2, 3})));
+  const auto mine = loom::load_npz((dir / "loom_plain.npz").string());
+  CHECK(same(mine.at("c"), c));
+  // Errors: a .npz given to load, duplicate names, broken archives.
+  CHECK_THROWS_WITH(loom::load((dir / "np_z.npz").string()), Catch::Matchers::Contains("read it with loom::load_npz"));
+  CHECK_THROWS_WITH(loom::savez((dir / "dup").string(), {{"a", a}, {"a", b}}), Catch::Matchers::Contains("given twice"));
+  const std::string zbytes = slurp(dir / "np_z.npz");
+  write(dir / "cut.npz", zbytes.substr(0, zbytes.size() / 2));
+  CHECK_THROWS_WITH(loom::load_npz((dir / "cut.npz").string()), Catch::Matchers::Contains("no zip end record"));
+  std::string flipped = slurp(dir / "loom_plain.npz");
+  flipped[200] = static_cast<char>(flipped[200] ^ 0x55);  // inside member a's data
+  write(dir / "crc.npz", flipped);
+  CHECK_THROWS_WITH(loom::load_npz((dir / "crc.npz").string()), Catch::Matchers::Contains("fails its CRC-32 check"));
+  // A member claiming a size deflate cannot reach (its central record's uncompressed size).
+  std::string liar = slurp(dir / "loom_z.npz");
+  const std::size_t cd = liar.rfind(std::string("PK\x01\x02", 4));
+  REQUIRE(cd != std::string::npos);
+  liar[cd + 24] = liar[cd + 25] = liar[cd + 26] = '\xff';
+  liar[cd + 27] = '\x7f';
+  write(dir / "liar.npz", liar);
+  CHECK_THROWS_WITH(loom::load_npz((dir / "liar.npz").string()), Catch::Matchers::Contains("claims an impossible size"));
+  fs::remove_all(dir);
+}
