@@ -160,6 +160,15 @@ Stream Stream::create() {
   return Stream(s, d);
 }
 
+Stream Stream::from_handle(void* cuda_stream, int device) {
+  const int d = device >= 0 ? device : rt::current_device();
+  if (d < 0) throw CudaError("Stream::from_handle: no GPU is present", 100);
+  if (d >= rt::device_count()) {
+    throw ValueError(fmt::format("Stream::from_handle: device {} does not exist ({} GPU(s))", d, rt::device_count()));
+  }
+  return Stream(cuda_stream, d);
+}
+
 void Stream::synchronize() const {
   if (device_ < 0) return;
   LOOM_CHECK_CUDA(cudaStreamSynchronize(static_cast<cudaStream_t>(handle_)));

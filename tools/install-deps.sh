@@ -6,11 +6,12 @@
 #   cmake, ninja-build, g++   the build
 #   libfmt-dev, libxxhash-dev the library's dependencies (fmt header-only, xxHash)
 #   zlib1g-dev                .npz archives (deflate, CRC-32)
+#   libdlpack-dev             DLPack (interop with PyTorch, CuPy, JAX)
 #   catch2                    the tests (Catch2 v2)
 #   valgrind                  the exit-time test of arrays with static storage (optional)
 #   python3-numpy             the .npy tests (files written and read by NumPy)
 set -euo pipefail
-packages=(cmake ninja-build g++ libfmt-dev libxxhash-dev zlib1g-dev catch2 valgrind python3-numpy)
+packages=(cmake ninja-build g++ libfmt-dev libxxhash-dev zlib1g-dev libdlpack-dev catch2 valgrind python3-numpy)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

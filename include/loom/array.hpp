@@ -125,6 +125,10 @@ class Array {
   std::size_t nbytes() const;
   // In bytes, as NumPy: the layout of the evaluated buffer, or C-contiguous before evaluation.
   Shape strides() const;
+  // The address of the first element (evaluating first; include/loom/interop.hpp): on the GPU,
+  // or in host memory without one. It stays valid while any array refers to the buffer (this
+  // one, its copies, views of it); the layout is strides().
+  void* data_ptr() const;
   // Where the data lives once evaluated: the current GPU, or the host when there is none.
   Placement device() const;
   bool is_evaluated() const;

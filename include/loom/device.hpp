@@ -41,6 +41,9 @@ class Stream {
  public:
   static Stream current();
   static Stream create();  // a new non-blocking stream, owned by loom until program exit
+  // A caller's cudaStream_t on `device` (the current one when -1), not owned: loom never
+  // destroys it; use it with StreamGuard to make loom launch there (CuPy's ExternalStream).
+  static Stream from_handle(void* cuda_stream, int device = -1);
   void synchronize() const;
   void* handle() const { return handle_; }  // the cudaStream_t
   int device() const { return device_; }

@@ -9,6 +9,7 @@
 #include <loom/errors.hpp>
 #include <loom/eval.hpp>
 #include <loom/indexing.hpp>
+#include <loom/interop.hpp>
 #include <loom/io.hpp>
 #include <loom/kernels.hpp>
 #include <loom/linalg.hpp>

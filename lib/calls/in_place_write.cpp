@@ -48,6 +48,7 @@ SoleBuffer sole_buffer(const Array& x, const Array* snapshot) {
     offset = n.offset();
   }
   if (!s) return {nullptr, "x is not evaluated: the write fuses into the expression that computes it"};
+  if (s->borrowed()) return {nullptr, "x's memory is not loom's (from_pointer, from_dlpack)"};
   if (s->on_host() || offset != 0 || !is_c_contiguous(n.shape, strides)) {
     return {nullptr, "x is a view, or not C-contiguous"};
   }

@@ -29,6 +29,9 @@ class Storage {
   std::size_t nbytes() const { return nbytes_; }
   const Placement& placement() const { return where_; }
   bool on_host() const { return where_.kind == DeviceKind::Host; }
+  // Memory loom does not own (from_pointer, from_dlpack): never written in place.
+  bool borrowed() const { return borrowed_; }
+  void set_borrowed() { borrowed_ = true; }
   // The stream of the last work queued on this memory (exec orders other streams after it).
   void* last_stream() const { return stream_.load(std::memory_order_acquire); }
   void set_last_stream(void* s) const { stream_.store(s, std::memory_order_release); }
@@ -39,6 +42,7 @@ class Storage {
   Placement where_;
   Release release_;
   mutable std::atomic<void*> stream_;
+  bool borrowed_ = false;
 };
 
 }  // namespace loom::detail
