@@ -19,7 +19,7 @@ TEST_CASE("foreign device memory is used without a copy and never written in pla
   std::vector<float> host(12);
   std::iota(host.begin(), host.end(), 0.0f);
   float* dev = nullptr;
-  REQUIRE(cudaMalloc(&dev, 12 * sizeof(float)) == cudaSuccess);
+  REQUIRE(cudaMalloc(reinterpret_cast<void**>(&dev), 12 * sizeof(float)) == cudaSuccess);
   REQUIRE(cudaMemcpy(dev, host.data(), 12 * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
   bool freed = false;
   {
