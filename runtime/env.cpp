@@ -78,6 +78,7 @@ Env read_env_now() {
   e.dump_kernels_dir = get("LOOM_DUMP_KERNELS");
   e.debug_passes = flag("LOOM_DEBUG_PASSES", false);
   e.sync_check = flag("LOOM_SYNC_CHECK", false);
+  e.nvtx = flag("LOOM_NVTX", false);
   if (const std::string limit = get("LOOM_POOL_LIMIT"); !limit.empty()) {
     try {
       e.pool_limit = parse_bytes(limit);

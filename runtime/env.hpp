@@ -27,6 +27,7 @@ struct Env {
   bool poison_outputs = false;    // LOOM_POISON_OUTPUTS=1: fill outputs with 0xff before kernels
   bool tf32 = false;              // LOOM_TF32=1: float32/complex64 matmuls may use TF32 tensor cores
   bool graph_launch = true;       // LOOM_GRAPH_LAUNCH=0: cached evals launch with cudaLaunchKernel
+  bool nvtx = false;              // LOOM_NVTX=1: NVTX ranges for each eval, launch and call
 };
 
 // The settings, read from the environment once. A bad value (LOOM_POOL_LIMIT=abc,

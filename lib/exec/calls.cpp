@@ -10,6 +10,7 @@
 #include "exec/realize.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
+#include "runtime/nvtx.hpp"
 
 namespace loom::exec {
 
@@ -94,6 +95,7 @@ void run_one(const CallSpec& c, std::span<const NodeRef> outputs) {
   }
   DeviceContext ctx;
   prepare_context(c.inputs, ctx, shared_reductions(c, outputs));
+  const rt::NvtxRange range(c.name.c_str());
   cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
   std::vector<std::shared_ptr<detail::Storage>> outs;
   for (const detail::CallOutput& o : c.outputs) {

@@ -16,6 +16,7 @@
 #include "runtime/device.hpp"
 #include "runtime/device_errors.hpp"
 #include "runtime/env.hpp"
+#include "runtime/nvtx.hpp"
 
 namespace loom::exec {
 
@@ -195,6 +196,7 @@ void run(const Executable& e, std::span<const Node* const> nodes, int device, bo
       std::copy(k.words.begin(), k.words.end(), words.begin());
       codegen::apply_patches(words, k.patches, nodes, data_of, outs, ws);
       void* args[] = {words.data()};
+      const rt::NvtxRange range(k.kernel->name.c_str());
       if (cached && k.graph) {
         k.graph->launch(args, stream);
       } else {

@@ -17,6 +17,7 @@
 #include "graph/print.hpp"
 #include "reference/evaluator.hpp"
 #include "runtime/cuda_check.hpp"
+#include "runtime/nvtx.hpp"
 #include "runtime/device.hpp"
 #include "runtime/device_pool.hpp"
 #include "runtime/env.hpp"
@@ -135,6 +136,7 @@ void run_barriers(std::span<const NodeRef> outputs) {
 // The pipeline of one eval(), step by step. A repeated eval of one structure finds its
 // executable by fingerprint and goes straight to the launch.
 void realize(std::span<const NodeRef> outputs) {
+  const rt::NvtxRange range("loom eval");
   // Nothing to compute (a call's evaluated inputs): no fingerprint, no lookup.
   if (std::all_of(outputs.begin(), outputs.end(),
                   [](const NodeRef& o) { return o->op == detail::Op::Buffer || o->realized(); })) {

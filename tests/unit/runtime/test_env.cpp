@@ -42,7 +42,9 @@ TEST_CASE("defaults, and switches in any case", "[env]") {
   for (const char* on : {"1", "TRUE", "on", "Yes"}) {
     INFO(on);
     CHECK(read({{"LOOM_SYNC_CHECK", on}}).sync_check);
+    CHECK(read({{"LOOM_NVTX", on}}).nvtx);
   }
+  CHECK_FALSE(read({}).nvtx);
   CHECK(read({{"LOOM_MAX_KERNEL_OPS", "4096"}}).max_kernel_ops == 4096);
   CHECK(read({{"LOOM_MAX_KERNEL_OPS", "8"}}).max_kernel_ops == 8);
   CHECK(read({{"LOOM_POOL_LIMIT", "4GiB"}}).pool_limit == 4ull << 30);
