@@ -203,6 +203,8 @@ class ReductionKernel {
   // Reduces over `axis` (all axes when left out), dims kept as 1 with keepdims.
   KernelOutputs operator()(const std::vector<KernelArg>& args, Axes axis = {}, bool keepdims = false) const;
   const std::string& name() const;
+  // The generated CUDA source for these arguments (without launching).
+  std::string source(const std::vector<KernelArg>& args, Axes axis = {}, bool keepdims = false) const;
 
  private:
   std::shared_ptr<detail::UserKernelState> state_;

@@ -200,6 +200,10 @@ ReductionKernel::ReductionKernel(std::string in_params, std::string out_params, 
 
 const std::string& ReductionKernel::name() const { return state_->name; }
 
+std::string ReductionKernel::source(const std::vector<KernelArg>& args, Axes axis, bool keepdims) const {
+  return red_source(*state_, plan_call(*state_, args, axis, keepdims), args);
+}
+
 KernelOutputs ReductionKernel::operator()(const std::vector<KernelArg>& args, Axes axis, bool keepdims) const {
   const auto st = state_;
   const RedCall c = plan_call(*st, args, axis, keepdims);

@@ -111,6 +111,10 @@ TEST_CASE("a reduction kernel reduces over the axes asked", "[kernels]") {
   CHECK((l2norm({x}, 1)).shape() == loom::Shape{3, 5});
   CHECK((l2norm({x}, {0, 2}, true)).shape() == loom::Shape{1, 4, 1});
   CHECK((l2norm({x}, -1)).dtype() == DType::Float32);
+  const std::string src = l2norm.source({x}, -1);
+  CHECK_THAT(src, Catch::Matchers::Contains("1 kept and 1 reduced dim(s) after collapsing"));
+  CHECK_THAT(src, Catch::Matchers::Contains("const _type_reduce b = (_type_reduce)(x * x);"));
+  CHECK_THAT(src, Catch::Matchers::Contains("y = sqrt(a);"));
   CHECK_THROWS_WITH(l2norm({x}, 3), Catch::Matchers::Contains("axis 3 is out of bounds"));
   CHECK_THROWS_MATCHES(l2norm({x}, {1, 1}), loom::ValueError, Catch::Matchers::Message("duplicate value in 'axis'"));
   const loom::ReductionKernel no_identity("T x", "T y", "x", "max(a, b)", "y = a", "", "maxk");
