@@ -21,6 +21,7 @@
 #include "calls/call_helpers.hpp"
 #include "calls/user_kernels.hpp"
 #include "calls/user_module.hpp"
+#include "codegen/ctypes.hpp"
 #include "graph/node.hpp"
 #include "reference/evaluator.hpp"
 
@@ -90,24 +91,10 @@ std::vector<UserParam> parse_params(const std::string& text, const std::string& 
 }
 
 const char* user_ctype(DType t) {
-  switch (t) {
-    case DType::Bool: return "bool";
-    case DType::Int8: return "signed char";
-    case DType::Int16: return "short";
-    case DType::Int32: return "int";
-    case DType::Int64: return "long long";
-    case DType::UInt8: return "unsigned char";
-    case DType::UInt16: return "unsigned short";
-    case DType::UInt32: return "unsigned int";
-    case DType::UInt64: return "unsigned long long";
-    case DType::Float16: return "__half";
-    case DType::BFloat16: return "__nv_bfloat16";
-    case DType::Float32: return "float";
-    case DType::Float64: return "double";
-    case DType::Complex64: return "cuda::std::complex<float>";
-    case DType::Complex128: return "cuda::std::complex<double>";
-  }
-  return "void";
+  // loom's own storage types, but CCCL's complex numbers (user code knows no loom::c64).
+  if (t == DType::Complex64) return "cuda::std::complex<float>";
+  if (t == DType::Complex128) return "cuda::std::complex<double>";
+  return codegen::storage_ctype(t);
 }
 
 std::string user_includes(const std::vector<DType>& used) {
