@@ -21,6 +21,9 @@ TEST_CASE("foreign device memory is used without a copy and never written in pla
   float* dev = nullptr;
   REQUIRE(cudaMalloc(reinterpret_cast<void**>(&dev), 12 * sizeof(float)) == cudaSuccess);
   REQUIRE(cudaMemcpy(dev, host.data(), 12 * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+  // A copy from pageable memory may return before its DMA ends; loom's stream does not wait on the
+  // legacy stream. The producer makes the memory ready before handing it over (as the README says).
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   bool freed = false;
   {
     Array a = loom::from_pointer(dev, {3, 4}, DType::Float32, std::nullopt, -1, [&] {

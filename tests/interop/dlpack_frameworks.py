@@ -90,7 +90,8 @@ except ImportError:
     print("no torch")
 try:
     import cupy as cp
-    run("cupy", cp.from_dlpack, lambda t: t.toDlpack(), lambda n: cp.arange(n, dtype=cp.float32),
+    # __dlpack__() without max_version: the unversioned "dltensor" capsule (DLPack 0.6, Debian's header)
+    run("cupy", cp.from_dlpack, lambda t: t.__dlpack__(), lambda n: cp.arange(n, dtype=cp.float32),
         lambda t: t.data.ptr, cp.cuda.Device().synchronize)
 except ImportError:
     print("no cupy")
