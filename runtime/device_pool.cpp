@@ -13,6 +13,7 @@
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
 #include "runtime/env.hpp"
+#include "runtime/memory_hooks.hpp"
 
 namespace loom::rt {
 
@@ -158,10 +159,15 @@ BfcPool& device_pool(int device) {
   return p->pool;
 }
 
-void* device_alloc(int device, std::size_t bytes, cudaStream_t stream) {
+void* device_alloc(int device, std::size_t bytes, cudaStream_t stream, const std::source_location& where) {
   BfcPool& pool = device_pool(device);
   try {
-    return pool.allocate(bytes, reinterpret_cast<StreamId>(stream));
+    if (!memory_hooked()) return pool.allocate(bytes, reinterpret_cast<StreamId>(stream));
+    BfcPool::AllocInfo info;
+    void* p = pool.allocate(bytes, reinterpret_cast<StreamId>(stream), &info);
+    notify_memory(MemoryEvent{MemoryEvent::Kind::Alloc, device < 0 ? current_device() : device, stream, p, bytes,
+                              info.rounded_bytes, info.acquired_bytes, where});
+    return p;
   } catch (const OutOfMemory& e) {
     // What the whole device has left tells whether other processes hold the memory.
     std::size_t free_bytes = 0, total_bytes = 0;
@@ -185,7 +191,11 @@ void device_free(int device, void* p, cudaStream_t stream) noexcept {
       std::fprintf(stderr, "loom: device_free(%d, %p): device %d has no pool\n", device, p, device);
       return;
     }
-    dp->pool.free(p, reinterpret_cast<StreamId>(stream));
+    const BfcPool::Freed f = dp->pool.free(p, reinterpret_cast<StreamId>(stream));
+    if (memory_hooked()) {
+      notify_memory(MemoryEvent{MemoryEvent::Kind::Free, device < 0 ? current_device() : device, stream, p,
+                                f.requested_bytes, f.rounded_bytes, 0, std::source_location()});
+    }
   } catch (const CudaError& e) {
     if (e.status() != cudaErrorCudartUnloading) {  // at exit the runtime may be gone: harmless
       std::fprintf(stderr, "loom: device_free: %s\n", e.what());

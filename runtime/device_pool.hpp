@@ -8,6 +8,7 @@
 // stream passed here must outlive the blocks freed on it (loom's own streams live to exit).
 
 #include <cstddef>
+#include <source_location>
 
 #include <cuda_runtime_api.h>
 
@@ -16,10 +17,10 @@
 namespace loom::rt {
 
 // Throws OutOfMemory (after returning the cached regions and retrying), IndexError for a bad
-// ordinal, CudaError without a GPU.
-void* device_alloc(int device, std::size_t bytes, cudaStream_t stream);
+// ordinal, CudaError without a GPU. `where`: the user's line, for the memory hooks.
+void* device_alloc(int device, std::size_t bytes, cudaStream_t stream, const std::source_location& where = {});
 // Never throws: a pointer the pool does not own, or a CUDA error, is reported to stderr. Safe
-// during static destruction (the pools are never destroyed).
+// during static destruction (the pools are never destroyed). Both tell the memory hooks.
 void device_free(int device, void* p, cudaStream_t stream) noexcept;
 
 // The pool of `device`, made on first use with the limit set by set_memory_limit, else

@@ -313,6 +313,7 @@ struct BfcPool::Impl {
   LiveTable live;
   std::vector<Region> regions;
   MemoryStats st;  // in_use, requested, reserved, peaks and counters, kept up to date
+  std::size_t acquired_total = 0;  // bytes ever taken from the backing (memory hooks' figure)
 
   void* allocate(std::size_t bytes, StreamId stream);
   void free(void* p, StreamId stream);
@@ -460,6 +461,7 @@ Block* BfcPool::Impl::grow(std::size_t size, StreamId stream, bool& limit_hit) {
   }
   if (!p) return nullptr;
   ++st.num_backing_allocs;
+  acquired_total += want;
   st.reserved_bytes += want;
   st.peak_reserved_bytes = std::max(st.peak_reserved_bytes, st.reserved_bytes);
   Block* b = new_block();
@@ -583,17 +585,22 @@ BfcPool::~BfcPool() {
   }
 }
 
-void* BfcPool::allocate(std::size_t bytes, StreamId stream) {
+void* BfcPool::allocate(std::size_t bytes, StreamId stream, AllocInfo* info) {
   if (!impl_->hook) stream = 0;  // nothing can order streams: treat them as one
   std::lock_guard<std::mutex> lock(mutex_);
-  return impl_->allocate(bytes, stream);
+  const std::size_t in_use = impl_->st.in_use_bytes, acquired = impl_->acquired_total;
+  void* p = impl_->allocate(bytes, stream);
+  if (info) *info = AllocInfo{impl_->st.in_use_bytes - in_use, impl_->acquired_total - acquired};
+  return p;
 }
 
-void BfcPool::free(void* p, StreamId stream) {
-  if (!p) return;
+BfcPool::Freed BfcPool::free(void* p, StreamId stream) {
+  if (!p) return {};
   if (!impl_->hook) stream = 0;
   std::lock_guard<std::mutex> lock(mutex_);
+  const std::size_t in_use = impl_->st.in_use_bytes, requested = impl_->st.requested_bytes;
   impl_->free(p, stream);
+  return Freed{in_use - impl_->st.in_use_bytes, requested - impl_->st.requested_bytes};
 }
 
 void BfcPool::free_all_cached() {

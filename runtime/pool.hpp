@@ -62,11 +62,20 @@ class BfcPool {
   BfcPool(const BfcPool&) = delete;
   BfcPool& operator=(const BfcPool&) = delete;
 
+  // What one allocation cost: the block's size, and the bytes newly taken from the backing.
+  struct AllocInfo {
+    std::size_t rounded_bytes = 0;
+    std::size_t acquired_bytes = 0;
+  };
   // A block of at least `bytes` (0 counts as 1), usable on `stream` at once. Throws OutOfMemory.
-  void* allocate(std::size_t bytes, StreamId stream);
+  void* allocate(std::size_t bytes, StreamId stream, AllocInfo* info = nullptr);
   // `stream` is where the block was last used. nullptr is ignored; a pointer that is not a live
-  // allocation of this pool throws ValueError.
-  void free(void* p, StreamId stream);
+  // allocation of this pool throws ValueError. Returns the block's sizes (0 for nullptr).
+  struct Freed {
+    std::size_t rounded_bytes = 0;
+    std::size_t requested_bytes = 0;
+  };
+  Freed free(void* p, StreamId stream);
   void free_all_cached();  // returns every region with no live block to the backing
   MemoryStats stats() const;
   void reset_peak();

@@ -11,6 +11,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <source_location>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -20,6 +21,10 @@
 #include <loom/axes.hpp>
 #include <loom/dtype.hpp>
 #include <loom/shape.hpp>
+
+// The caller's line, as the last parameter of a public function: memory profiles name the line
+// that built an array (include/loom/memory.hpp).
+#define LOOM_HERE std::source_location caller = std::source_location::current()
 
 namespace loom {
 
@@ -137,12 +142,13 @@ class Array {
 
   // --- evaluation ---
   // Runs the graph (fused) and returns an array that refers to the result; this array and its
-  // copies reuse that result from now on.
-  Array eval() const;
+  // copies reuse that result from now on. `where` (the caller's line) names the memory taken for
+  // it in memory profiles (include/loom/memory.hpp), as in to_host and item.
+  Array eval(std::source_location where = std::source_location::current()) const;
   // Copies the values out, C-contiguous. T must be the host type of dtype().
-  template <class T> std::vector<T> to_host() const;
+  template <class T> std::vector<T> to_host(std::source_location where = std::source_location::current()) const;
   // The value of a one-element array, converted to T.
-  template <class T> T item() const;
+  template <class T> T item(std::source_location where = std::source_location::current()) const;
   // The CUDA source of the kernel(s) eval() would run, generated without running anything.
   std::string source() const;
 
@@ -255,8 +261,9 @@ class Array {
  private:
   static Array from_scalar(const Scalar& s);
   const detail::Node& checked() const;
-  Scalar item_scalar() const;
-  std::vector<std::byte> host_bytes() const;  // C-contiguous values, after evaluation
+  Scalar item_scalar(const std::source_location& where = {}) const;
+  // C-contiguous values, after evaluation
+  std::vector<std::byte> host_bytes(const std::source_location& where = {}) const;
   friend std::string to_string(const Array& a);
   NodePtr node_;
 };
@@ -424,9 +431,9 @@ template <ScalarType T> Scalar Scalar::of(T v, bool weak) {
   return s;
 }
 
-template <class T> std::vector<T> Array::to_host() const {
+template <class T> std::vector<T> Array::to_host(std::source_location where) const {
   if (dtype_of<T> != dtype()) detail::throw_to_host_mismatch(dtype(), dtype_of<T>);
-  std::vector<std::byte> bytes = host_bytes();
+  std::vector<std::byte> bytes = host_bytes(where);
   if constexpr (std::is_same_v<T, bool>) {  // std::vector<bool> is packed: convert each byte
     std::vector<bool> out(bytes.size());
     for (std::size_t i = 0; i < bytes.size(); ++i) out[i] = bytes[i] != std::byte{0};
@@ -438,6 +445,6 @@ template <class T> std::vector<T> Array::to_host() const {
   }
 }
 
-template <class T> T Array::item() const { return scalar_as<T>(item_scalar()); }
+template <class T> T Array::item(std::source_location where) const { return scalar_as<T>(item_scalar(where)); }
 
 }  // namespace loom

@@ -11,10 +11,11 @@
 
 namespace loom {
 
-// Evaluates all arrays in one plan: a subexpression they share is computed once.
-void eval(const std::vector<Array>& arrays);
+// Evaluates all arrays in one plan: a subexpression they share is computed once. `where`: as
+// Array::eval's (the variadic form records no line: each array's own, else unknown).
+void eval(const std::vector<Array>& arrays, std::source_location where = std::source_location::current());
 template <class... A> void eval(const Array& first, const A&... rest) {
-  eval(std::vector<Array>{first, rest...});
+  eval(std::vector<Array>{first, rest...}, std::source_location());
 }
 
 // The plan eval() would run: kernels (name, key, inputs, outputs, cache state), where fusion

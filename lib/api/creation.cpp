@@ -10,6 +10,7 @@
 #include <loom/ops.hpp>
 
 #include "api/builders.hpp"
+#include "graph/site.hpp"
 
 namespace loom {
 
@@ -26,15 +27,21 @@ Array fresh_buffer(const Shape& shape, DType dtype, std::shared_ptr<detail::Stor
 
 }  // namespace
 
-Array empty(const Shape& shape, DType dtype) {
+Array empty(const Shape& shape, DType dtype, std::source_location caller) {
+  const detail::SiteScope site(caller);
   check_shape(shape, dtype, "empty");
   const auto nbytes = static_cast<std::size_t>(shape.numel()) * itemsize(dtype);
   return fresh_buffer(shape, dtype, detail::allocate_storage(nbytes));
 }
-Array empty_like(const Array& a) { return empty(a.shape(), a.dtype()); }
-Array empty_like(const Array& a, DType dtype) { return empty(a.shape(), dtype); }
+Array empty_like(const Array& a, std::source_location caller) {
+  return empty(a.shape(), a.dtype(), caller);
+}
+Array empty_like(const Array& a, DType dtype, std::source_location caller) {
+  return empty(a.shape(), dtype, caller);
+}
 
-Array full(const Shape& shape, const Scalar& value, DType dtype) {
+Array full(const Shape& shape, const Scalar& value, DType dtype, std::source_location caller) {
+  const detail::SiteScope site(caller);
   check_shape(shape, dtype, "full");
   // NEP 50: a C++ integer must fit an integer dtype (NumPy's OverflowError "Python integer 300
   // out of bounds for int8"); floats convert as astype does.
@@ -42,14 +49,28 @@ Array full(const Shape& shape, const Scalar& value, DType dtype) {
   const NodeRef c = detail::make_constant(value.cast(dtype), false);
   return Array(detail::broadcast_node(c, shape));
 }
-Array full(const Shape& shape, const Scalar& value) { return full(shape, value, value.dtype); }
+Array full(const Shape& shape, const Scalar& value, std::source_location caller) {
+  return full(shape, value, value.dtype, caller);
+}
 
-Array zeros(const Shape& shape, DType dtype) { return full(shape, Scalar::of(0, true), dtype); }
-Array ones(const Shape& shape, DType dtype) { return full(shape, Scalar::of(1, true), dtype); }
-Array zeros_like(const Array& a) { return zeros(a.shape(), a.dtype()); }
-Array zeros_like(const Array& a, DType dtype) { return zeros(a.shape(), dtype); }
-Array ones_like(const Array& a) { return ones(a.shape(), a.dtype()); }
-Array ones_like(const Array& a, DType dtype) { return ones(a.shape(), dtype); }
+Array zeros(const Shape& shape, DType dtype, std::source_location caller) {
+  return full(shape, Scalar::of(0, true), dtype, caller);
+}
+Array ones(const Shape& shape, DType dtype, std::source_location caller) {
+  return full(shape, Scalar::of(1, true), dtype, caller);
+}
+Array zeros_like(const Array& a, std::source_location caller) {
+  return zeros(a.shape(), a.dtype(), caller);
+}
+Array zeros_like(const Array& a, DType dtype, std::source_location caller) {
+  return zeros(a.shape(), dtype, caller);
+}
+Array ones_like(const Array& a, std::source_location caller) {
+  return ones(a.shape(), a.dtype(), caller);
+}
+Array ones_like(const Array& a, DType dtype, std::source_location caller) {
+  return ones(a.shape(), dtype, caller);
+}
 
 namespace {
 
@@ -83,7 +104,8 @@ std::int64_t arange_length(const Scalar& start, const Scalar& stop, const Scalar
 
 }  // namespace
 
-Array arange(const Scalar& start, const Scalar& stop, const Scalar& step, DType dtype) {
+Array arange(const Scalar& start, const Scalar& stop, const Scalar& step, DType dtype, std::source_location caller) {
+  const detail::SiteScope site(caller);
   detail::check_dtype(dtype, "arange");
   const std::int64_t n = arange_length(start, stop, step);
   if (is_bool(dtype) && n > 2) {
@@ -115,7 +137,8 @@ Array arange(const Scalar& start, const Scalar& stop, const Scalar& step, DType 
   return Array(detail::make_arange(first, delta, n, dtype, second));
 }
 
-Array linspace(double start, double stop, std::int64_t num, bool endpoint, DType dtype) {
+Array linspace(double start, double stop, std::int64_t num, bool endpoint, DType dtype, std::source_location caller) {
+  const detail::SiteScope site(caller);
   detail::check_dtype(dtype, "linspace");
   if (num < 0) {
     throw ValueError(fmt::format("Number of samples, {}, must be non-negative.", num));
@@ -127,14 +150,18 @@ Array linspace(double start, double stop, std::int64_t num, bool endpoint, DType
                                      Scalar::of(stop, false), num, endpoint && num > 1, dtype));
 }
 
-Array eye(std::int64_t n, std::optional<std::int64_t> m, std::int64_t k, DType dtype) {
+Array eye(std::int64_t n, std::optional<std::int64_t> m, std::int64_t k, DType dtype, std::source_location caller) {
+  const detail::SiteScope site(caller);
   const std::int64_t cols = m.value_or(n);
   detail::checked_nbytes(Shape{n, cols}, dtype, "eye");  // negative or too big: NumPy's errors
   return Array(detail::make_eye(n, cols, k, dtype));
 }
-Array identity(std::int64_t n, DType dtype) { return eye(n, n, 0, dtype); }
+Array identity(std::int64_t n, DType dtype, std::source_location caller) {
+  return eye(n, n, 0, dtype, caller);
+}
 
-Array asarray_bytes(const void* data, std::size_t nbytes, DType dtype, const Shape& shape) {
+Array asarray_bytes(const void* data, std::size_t nbytes, DType dtype, const Shape& shape, std::source_location caller) {
+  const detail::SiteScope site(caller);
   check_shape(shape, dtype, "asarray");
   const std::size_t want = static_cast<std::size_t>(shape.numel()) * itemsize(dtype);
   if (want != nbytes) {
@@ -145,7 +172,8 @@ Array asarray_bytes(const void* data, std::size_t nbytes, DType dtype, const Sha
   return fresh_buffer(shape, dtype, detail::upload_storage(data, nbytes));
 }
 
-Array asarray(const std::vector<bool>& data) {
+Array asarray(const std::vector<bool>& data, std::source_location caller) {
+  const detail::SiteScope site(caller);
   std::vector<std::uint8_t> bytes(data.begin(), data.end());
   return asarray_bytes(bytes.data(), bytes.size(), DType::Bool,
                        Shape{static_cast<std::int64_t>(bytes.size())});

@@ -21,6 +21,7 @@
 #include "calls/npy.hpp"
 #include "exec/storage.hpp"
 #include "graph/node.hpp"
+#include "graph/site.hpp"
 #include "reference/evaluator.hpp"
 
 namespace loom {
@@ -49,9 +50,11 @@ std::string descr_of(DType t) {
     case DType::Float64: return "<f8";
     case DType::Complex64: return "<c8";
     case DType::Complex128: return "<c16";
-    case DType::BFloat16: break;
+    // NumPy has no bfloat16: np.save of ml_dtypes' bfloat16 (JAX's, TensorFlow's) writes its
+    // dtype.str, two-byte void records in machine order. loom writes the same bytes.
+    case DType::BFloat16: return "<V2";
   }
-  throw ValueError("save: bfloat16 has no .npy dtype (NumPy has no bfloat16)");
+  throw ValueError(fmt::format("save: dtype {} has no .npy descr", static_cast<int>(t)));
 }
 
 std::string shape_repr(const Shape& s) {
@@ -165,7 +168,7 @@ DType dtype_of_descr(const std::string& d, bool& big, const HeaderParser& p) {
       {"b1", DType::Bool},     {"i1", DType::Int8},     {"u1", DType::UInt8},    {"i2", DType::Int16},
       {"i4", DType::Int32},    {"i8", DType::Int64},    {"u2", DType::UInt16},   {"u4", DType::UInt32},
       {"u8", DType::UInt64},   {"f2", DType::Float16},  {"f4", DType::Float32},  {"f8", DType::Float64},
-      {"c8", DType::Complex64}, {"c16", DType::Complex128}};
+      {"c8", DType::Complex64}, {"c16", DType::Complex128}, {"V2", DType::BFloat16}};
   for (const auto& [c, t] : kCodes) {
     if (code == c) return t;
   }
@@ -313,6 +316,9 @@ void save(const std::string& path_in, const Array& a) {
   detail::write_file(path, detail::npy_bytes(a), "save");
 }
 
-Array load(const std::string& path) { return detail::npy_parse(detail::read_file(path, "load"), path); }
+Array load(const std::string& path, std::source_location caller) {
+  const detail::SiteScope site(caller);
+  return detail::npy_parse(detail::read_file(path, "load"), path);
+}
 
 }  // namespace loom

@@ -17,6 +17,7 @@
 #include <loom/io.hpp>
 
 #include "calls/npy.hpp"
+#include "graph/site.hpp"
 
 namespace loom {
 
@@ -181,7 +182,8 @@ void savez_compressed(const std::string& path, const std::vector<std::pair<std::
   write_npz(path, arrays, true);
 }
 
-std::map<std::string, Array> load_npz(const std::string& path) {
+std::map<std::string, Array> load_npz(const std::string& path, std::source_location caller) {
+  const detail::SiteScope site(caller);
   const std::vector<std::byte> file = detail::read_file(path, "load_npz");
   const Reader r(file, path);
   // The end record: the last 22 bytes, or before a comment of up to 65535.

@@ -98,9 +98,11 @@ void run_one(const CallSpec& c, std::span<const NodeRef> outputs) {
   const rt::NvtxRange range(c.name.c_str());
   cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
   std::vector<std::shared_ptr<detail::Storage>> outs;
-  for (const detail::CallOutput& o : c.outputs) {
+  for (std::size_t k = 0; k < c.outputs.size(); ++k) {
+    const detail::CallOutput& o = c.outputs[k];
     const std::size_t nbytes = static_cast<std::size_t>(o.shape.numel()) * itemsize(o.dtype);
-    outs.push_back(device_storage(ctx.device, nbytes));
+    const NodeRef made = k < c.output_nodes.size() ? c.output_nodes[k].lock() : nullptr;
+    outs.push_back(device_storage(ctx.device, nbytes, made.get()));
     ctx.out.push_back(outs.back()->data());
     if (poison_outputs() && nbytes > 0) LOOM_CHECK_CUDA(cudaMemsetAsync(ctx.out.back(), 0xff, nbytes, stream));
   }

@@ -170,7 +170,7 @@ void run(const Executable& e, std::span<const Node* const> nodes, int device, bo
     std::vector<void*> many_outs(many.size());
     const std::span<void*> outs = many.empty() ? std::span(few_outs).first(k.roots.size()) : std::span(many_outs);
     for (std::size_t i = 0; i < k.roots.size(); ++i) {
-      storages[i] = device_storage(device, k.root_bytes[i]);
+      storages[i] = device_storage(device, k.root_bytes[i], node(k.roots[i]));
       outs[i] = storages[i]->data();
       if (poison && k.root_bytes[i] > 0) LOOM_CHECK_CUDA(cudaMemsetAsync(outs[i], 0xff, k.root_bytes[i], stream));
     }

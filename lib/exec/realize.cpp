@@ -78,7 +78,7 @@ void realize_on_host(std::span<const NodeRef> outputs) {
   if (todo.empty()) return;
   std::vector<ref::HostArray> vals = ref::evaluate(todo, read_storage);
   for (std::size_t i = 0; i < todo.size(); ++i) {
-    auto s = host_storage(vals[i].data.size());
+    auto s = host_storage(vals[i].data.size(), todo[i].get());
     if (!vals[i].data.empty()) std::memcpy(s->data(), vals[i].data.data(), vals[i].data.size());
     todo[i]->set_realized(contiguous_result(std::move(s), todo[i]->shape));
   }

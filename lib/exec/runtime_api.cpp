@@ -16,6 +16,7 @@
 #include "api/format.hpp"
 #include "exec/kernel_cache.hpp"
 #include "exec/realize.hpp"
+#include "graph/site.hpp"
 #include "reference/evaluator.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
@@ -27,7 +28,8 @@ namespace exec {
 void set_fusion_impl(bool on);
 }  // namespace exec
 
-Array Array::eval() const {
+Array Array::eval(std::source_location where) const {
+  const detail::SiteScope site(where);
   const detail::NodeRef& n = node();
   if (!n) throw ValueError("eval: an empty Array handle");
   const detail::NodeRef one[] = {n};
@@ -35,7 +37,8 @@ Array Array::eval() const {
   return Array(detail::as_leaf(n));
 }
 
-void eval(const std::vector<Array>& arrays) {
+void eval(const std::vector<Array>& arrays, std::source_location where) {
+  const detail::SiteScope site(where);
   std::vector<detail::NodeRef> nodes;
   for (const Array& a : arrays) {
     if (!a.valid()) throw ValueError("eval: an empty Array handle");
@@ -44,8 +47,8 @@ void eval(const std::vector<Array>& arrays) {
   exec::realize(nodes);
 }
 
-std::vector<std::byte> Array::host_bytes() const {
-  const detail::NodeRef leaf = detail::as_leaf(eval().node());
+std::vector<std::byte> Array::host_bytes(const std::source_location& where) const {
+  const detail::NodeRef leaf = detail::as_leaf(eval(where).node());
   try {
     ref::HostArray h = ref::gather(*leaf->storage(), leaf->dtype, leaf->shape, leaf->strides(),
                                    leaf->offset(), exec::read_storage);
@@ -57,13 +60,13 @@ std::vector<std::byte> Array::host_bytes() const {
   }
 }
 
-Scalar Array::item_scalar() const {
+Scalar Array::item_scalar(const std::source_location& where) const {
   if (size() != 1) {
     throw ValueError(fmt::format("can only convert an array of size 1 to a C++ scalar (this one "
                                  "has shape {})",
                                  detail::compact(shape())));
   }
-  const std::vector<std::byte> b = host_bytes();
+  const std::vector<std::byte> b = host_bytes(where);
   Scalar s;
   s.dtype = dtype();
   visit_dtype(dtype(), [&]<class T>() {

@@ -11,6 +11,9 @@
 #include "runtime/device.hpp"
 #include "runtime/device_errors.hpp"
 #include "runtime/device_pool.hpp"
+#include "runtime/memory_hooks.hpp"
+
+#include "graph/site.hpp"
 
 namespace loom::exec {
 
@@ -24,20 +27,35 @@ std::shared_ptr<const Realized> contiguous_result(std::shared_ptr<detail::Storag
   return r;
 }
 
-std::shared_ptr<detail::Storage> host_storage(std::size_t nbytes) {
+namespace {
+
+const std::source_location& site_of(const detail::Node* n) {
+  return n != nullptr && n->site.line() != 0 ? n->site : detail::current_site();
+}
+
+}  // namespace
+
+std::shared_ptr<detail::Storage> host_storage(std::size_t nbytes, const detail::Node* for_node) {
   const std::size_t size = (std::max<std::size_t>(nbytes, 1) + 63) / 64 * 64;
   void* p = std::aligned_alloc(64, size);
   if (!p) throw OutOfMemory(fmt::format("out of host memory allocating {} bytes", nbytes), nbytes);
-  return std::make_shared<detail::Storage>(p, nbytes, Placement{DeviceKind::Host, -1},
-                                           [p](void*) { std::free(p); });
+  if (rt::memory_hooked()) {
+    rt::notify_memory(MemoryEvent{MemoryEvent::Kind::Alloc, -1, nullptr, p, nbytes, nbytes, nbytes, site_of(for_node)});
+  }
+  return std::make_shared<detail::Storage>(p, nbytes, Placement{DeviceKind::Host, -1}, [p, nbytes](void*) {
+    std::free(p);
+    if (rt::memory_hooked()) {
+      rt::notify_memory(MemoryEvent{MemoryEvent::Kind::Free, -1, nullptr, p, nbytes, nbytes, 0, std::source_location()});
+    }
+  });
 }
 
-std::shared_ptr<detail::Storage> device_storage(int device, std::size_t nbytes) {
+std::shared_ptr<detail::Storage> device_storage(int device, std::size_t nbytes, const detail::Node* for_node) {
   if (nbytes == 0) {
     return std::make_shared<detail::Storage>(nullptr, 0, Placement{DeviceKind::GPU, device}, nullptr);
   }
   cudaStream_t stream = rt::current_stream(device);
-  void* p = rt::device_alloc(device, nbytes, stream);
+  void* p = rt::device_alloc(device, nbytes, stream, site_of(for_node));
   return std::make_shared<detail::Storage>(
       p, nbytes, Placement{DeviceKind::GPU, device},
       [device, p](void* last) { rt::device_free(device, p, static_cast<cudaStream_t>(last)); },

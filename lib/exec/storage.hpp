@@ -15,9 +15,10 @@ namespace loom::exec {
 // An evaluated result in a new C-contiguous buffer.
 std::shared_ptr<const detail::Realized> contiguous_result(std::shared_ptr<detail::Storage> s, const Shape& shape);
 
-// Host memory for the reference path, and device memory from the pool.
-std::shared_ptr<detail::Storage> host_storage(std::size_t nbytes);
-std::shared_ptr<detail::Storage> device_storage(int device, std::size_t nbytes);
+// Host memory for the reference path, and device memory from the pool. `for_node`: the node the
+// memory holds, whose line (Node::site) the memory hooks name, else the evaluating line.
+std::shared_ptr<detail::Storage> host_storage(std::size_t nbytes, const detail::Node* for_node = nullptr);
+std::shared_ptr<detail::Storage> device_storage(int device, std::size_t nbytes, const detail::Node* for_node = nullptr);
 
 // Makes `stream` wait for the last work queued on s (when that was another stream), and
 // records `stream` as its last user: buffers shared across streams are read in order, and

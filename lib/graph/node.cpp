@@ -1,6 +1,7 @@
 #include "graph/node.hpp"
 #include "graph/check.hpp"
 #include "graph/intern.hpp"
+#include "graph/site.hpp"
 
 #include <vector>
 
@@ -41,6 +42,7 @@ std::shared_ptr<Node> new_node(Op op, DType dtype, const Shape& shape) {
   n->op = op;
   n->dtype = dtype;
   n->shape = shape;
+  n->site = current_site();
   return n;
 }
 
@@ -52,6 +54,22 @@ void note_calls(Node& n) {
 }  // namespace
 
 const OpInfo& op_info(Op op) { return kOpInfo[static_cast<int>(op)]; }
+
+namespace {
+thread_local std::source_location t_site;  // line 0 while no SiteScope is open
+}  // namespace
+
+const std::source_location& current_site() { return t_site; }
+
+SiteScope::SiteScope(const std::source_location& where) {
+  if (t_site.line() != 0) return;
+  t_site = where;
+  set_ = true;
+}
+
+SiteScope::~SiteScope() {
+  if (set_) t_site = std::source_location();
+}
 
 void internal_error(const char* condition, const std::string& message, const char* file, int line) {
   throw InternalError(fmt::format("internal error (a bug in loom): {} ({} failed at {}:{})", message,

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <source_location>
 #include <string>
 #include <vector>
 
@@ -167,6 +168,9 @@ struct Node {
   // A hash of the node's structure and payload through its inputs' (never of an address but a
   // buffer's memory): where graph/intern.cpp looks for an equal node.
   std::uint64_t structure_hash = 0;
+  // The user's line that built the node (graph/site.hpp; line() == 0 when none): metadata for
+  // memory profiles, in no key or hash. An equal node built earlier keeps its own line.
+  std::source_location site;
 
   struct Extra {
     Scalar value2;       // Arange/Linspace: step

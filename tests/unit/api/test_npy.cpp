@@ -136,9 +136,23 @@ TEST_CASE("broken npy files give a ValueError and are not over-read", "[io]") {
   CHECK_THROWS_WITH(loom::load(bad("long.npy", std::string("\x93NUMPY\x02\x00", 8) + std::string("\x00\x00\x00\x10", 4))),
                     Catch::Matchers::Contains("more than the 10000 loom reads"));
   CHECK_THROWS_WITH(loom::load((dir / "missing.npy").string()), Catch::Matchers::Contains("cannot open"));
-  CHECK_THROWS_WITH(loom::save((dir / "b16").string(), loom::zeros({2}, DType::BFloat16)),
-                    Catch::Matchers::Contains("bfloat16 has no .npy dtype"));
   fs::remove_all(dir);
+}
+
+// tests/fixtures/npy/bfloat16.npy: np.save of (arange(12) % 7 - 3).astype(ml_dtypes.bfloat16)
+// .reshape(3, 4), written on the GPU machine (NumPy 2.5, ml_dtypes): descr '<V2'.
+TEST_CASE("bfloat16 npy files are what NumPy writes for ml_dtypes' bfloat16", "[io]") {
+  namespace fs = std::filesystem;
+  const fs::path fixture = fs::path(LOOM_SOURCE_DIR) / "tests/fixtures/npy/bfloat16.npy";
+  const fs::path mine = fs::temp_directory_path() / fmt::format("loom_bf16_{}.npy", ::getpid());
+  const Array want = values(DType::BFloat16, {3, 4});
+  loom::save(mine.string(), want);
+  CHECK(slurp(mine) == slurp(fixture));
+  const Array got = loom::load(fixture.string());
+  CHECK(got.dtype() == DType::BFloat16);
+  CHECK(got.shape() == loom::Shape{3, 4});
+  CHECK(got.astype(DType::Float32).to_host<float>() == want.astype(DType::Float32).to_host<float>());
+  fs::remove(mine);
 }
 
 TEST_CASE("npz archives are NumPy's, both ways", "[io]") {
