@@ -6,10 +6,15 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <limits>
+#include <utility>
 #include <span>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -22,7 +27,6 @@
 #include "exec/storage.hpp"
 #include "graph/node.hpp"
 #include "graph/site.hpp"
-#include "reference/evaluator.hpp"
 
 namespace loom {
 
@@ -64,12 +68,6 @@ std::string shape_repr(const Shape& s) {
   return r + (s.size() == 1 ? ",)" : ")");
 }
 
-std::vector<std::byte> host_bytes_of(const Array& a) {
-  const detail::NodeRef leaf = detail::as_leaf(a.eval().node());
-  ref::HostArray h = ref::gather(*leaf->storage(), leaf->dtype, leaf->shape, leaf->strides(), leaf->offset(),
-                                 exec::read_storage);
-  return std::move(h.data);
-}
 
 // --- reading a header: a Python dict literal, as strictly as NumPy's safe_eval takes it ---
 
@@ -207,48 +205,26 @@ Header parse_header(const std::string& text, const std::string& path) {
   return h;
 }
 
-void byteswap(std::vector<std::byte>& data, std::size_t item, bool complex) {
+void byteswap(std::byte* data, std::size_t nbytes, std::size_t item, bool complex) {
   const std::size_t w = complex ? item / 2 : item;  // each part of a complex number on its own
   if (w <= 1) return;
-  for (std::size_t at = 0; at + w <= data.size(); at += w) std::reverse(data.begin() + at, data.begin() + at + w);
+  for (std::size_t at = 0; at + w <= nbytes; at += w) std::reverse(data + at, data + at + w);
 }
 
-}  // namespace
-
-namespace detail {
-
-std::vector<std::byte> npy_bytes(const Array& a) {
-  const std::string descr = descr_of(detail::leaf_of(a, "save")->dtype);
-  std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", descr, shape_repr(a.shape()));
-  if (a.ndim() > 0) header += std::string(static_cast<std::size_t>(kGrowthDigits) - fmt::format("{}", a.shape()[0]).size(), ' ');
-  // Version 1.0 (a 2-byte length) unless the header does not fit it.
-  std::size_t prefix = 8 + 2;
-  const std::size_t hlen = header.size() + 1;
-  std::size_t pad = kAlign - (prefix + hlen) % kAlign;
-  const bool v2 = hlen + pad > 65535;
-  if (v2) {
-    prefix = 8 + 4;
-    pad = kAlign - (prefix + hlen) % kAlign;
-  }
-  const std::vector<std::byte> data = host_bytes_of(a);
-  std::string head(kMagic, 6);
-  head += static_cast<char>(v2 ? 2 : 1);
-  head += '\0';
-  const auto len = static_cast<std::uint32_t>(hlen + pad);
-  for (int k = 0; k < (v2 ? 4 : 2); ++k) head += static_cast<char>((len >> (8 * k)) & 0xff);
-  head += header + std::string(pad, ' ') + '\n';
-  std::vector<std::byte> out(head.size() + data.size());
-  std::memcpy(out.data(), head.data(), head.size());
-  if (!data.empty()) std::memcpy(out.data() + head.size(), data.data(), data.size());
-  return out;
-}
-
-Array npy_parse(std::span<const std::byte> file, const std::string& path) {
-  const std::uint64_t file_size = file.size();
+// The file's prefix and header: the header's dtype, order and shape, where the elements start,
+// and how many there are (all within the file, or a ValueError naming `path`). `prefix` holds at
+// least the first min(file size, kMaxPrefix) bytes.
+constexpr std::size_t kMaxPrefix = 12 + kMaxHeader;
+struct Layout {
+  Header h;
+  std::uint64_t start = 0;
+  std::uint64_t nbytes = 0;
+};
+Layout parse_layout(std::span<const std::byte> prefix, std::uint64_t file_size, const std::string& path) {
   const auto bad = [&](const std::string& why) -> ValueError {
     return ValueError(fmt::format("load: {} is not a valid .npy file: {}", path, why));
   };
-  const auto* bytes = reinterpret_cast<const unsigned char*>(file.data());
+  const auto* bytes = reinterpret_cast<const unsigned char*>(prefix.data());
   if (file_size < 10 || std::memcmp(bytes, kMagic, 6) != 0) {
     if (file_size >= 4 && std::memcmp(bytes, "PK\x03\x04", 4) == 0) {
       throw ValueError(fmt::format("load: {} is a .npz archive: read it with loom::load_npz", path));
@@ -263,62 +239,191 @@ Array npy_parse(std::span<const std::byte> file, const std::string& path) {
   if (hlen > kMaxHeader) {
     throw bad(fmt::format("its header is {} bytes long, more than the {} loom reads", hlen, kMaxHeader));
   }
-  const std::uint64_t start = 8 + static_cast<std::uint64_t>(nlen) + hlen;
-  if (start > file_size) throw bad("the file ends inside its header");
-  const Header h = parse_header(std::string(reinterpret_cast<const char*>(bytes) + 8 + nlen, hlen), path);
+  Layout l;
+  l.start = 8 + static_cast<std::uint64_t>(nlen) + hlen;
+  if (l.start > file_size || l.start > prefix.size()) throw bad("the file ends inside its header");
+  l.h = parse_header(std::string(reinterpret_cast<const char*>(bytes) + 8 + nlen, hlen), path);
   // The elements: exactly what the shape asks, all in the file.
   std::uint64_t count = 1;
-  for (int d = 0; d < h.shape.size(); ++d) {
-    const auto e = static_cast<std::uint64_t>(h.shape[d]);
+  for (int d = 0; d < l.h.shape.size(); ++d) {
+    const auto e = static_cast<std::uint64_t>(l.h.shape[d]);
     if (e != 0 && count > std::numeric_limits<std::uint64_t>::max() / e) throw bad("its shape's size overflows");
     count *= e;
   }
-  const std::uint64_t item = itemsize(h.dtype);
-  const std::uint64_t have = file_size - start;
+  const std::uint64_t item = itemsize(l.h.dtype);
+  const std::uint64_t have = file_size - l.start;
   if (count > have / item) {
     throw bad(fmt::format("the shape {} ({} elements of {}) needs {} bytes of data and the file has {}",
-                          shape_repr(h.shape), count, name(h.dtype), count * item, have));
+                          shape_repr(l.h.shape), count, name(l.h.dtype), count * item, have));
   }
-  std::vector<std::byte> data(file.begin() + static_cast<std::ptrdiff_t>(start),
-                              file.begin() + static_cast<std::ptrdiff_t>(start + count * item));
-  if (h.big_endian) byteswap(data, item, is_complex(h.dtype));
-  if (!h.fortran || h.shape.size() < 2) return asarray_bytes(data.data(), data.size(), h.dtype, h.shape);
-  // Fortran order: the elements of the transposed shape in C order, viewed back (no copy).
+  l.nbytes = count * item;
+  return l;
+}
+
+// The array over a buffer holding the file's elements in file order: a Fortran-order file is
+// the transposed shape in C order, viewed back (no copy).
+Array array_of(const Header& h, std::shared_ptr<detail::Storage> storage) {
+  if (!h.fortran || h.shape.size() < 2) {
+    return Array(detail::make_buffer(std::move(storage), h.dtype, h.shape, contiguous_strides(h.shape), 0));
+  }
   Shape rev;
   for (int d = h.shape.size() - 1; d >= 0; --d) rev.push_back(h.shape[d]);
-  return asarray_bytes(data.data(), data.size(), h.dtype, rev).T();
+  return Array(detail::make_buffer(std::move(storage), h.dtype, rev, contiguous_strides(rev), 0)).T();
+}
+
+// What np.save writes before the elements of an array of `dtype` and `shape`.
+std::string npy_header(DType dtype, const Shape& shape) {
+  std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", descr_of(dtype), shape_repr(shape));
+  if (shape.size() > 0) header += std::string(static_cast<std::size_t>(kGrowthDigits) - fmt::format("{}", shape[0]).size(), ' ');
+  // Version 1.0 (a 2-byte length) unless the header does not fit it.
+  std::size_t prefix = 8 + 2;
+  const std::size_t hlen = header.size() + 1;
+  std::size_t pad = kAlign - (prefix + hlen) % kAlign;
+  const bool v2 = hlen + pad > 65535;
+  if (v2) {
+    prefix = 8 + 4;
+    pad = kAlign - (prefix + hlen) % kAlign;
+  }
+  std::string head(kMagic, 6);
+  head += static_cast<char>(v2 ? 2 : 1);
+  head += '\0';
+  const auto len = static_cast<std::uint32_t>(hlen + pad);
+  for (int k = 0; k < (v2 ? 4 : 2); ++k) head += static_cast<char>((len >> (8 * k)) & 0xff);
+  return head + header + std::string(pad, ' ') + '\n';
+}
+
+// A file descriptor that reads or writes whole spans (retrying short transfers), closed once.
+class File {
+ public:
+  File(const std::string& path, bool write, const char* op) : path_(path), op_(op) {
+    fd_ = write ? ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) fail(write ? "cannot create" : "cannot open");
+  }
+  ~File() {
+    if (fd_ >= 0) (void)::close(fd_);
+  }
+  File(const File&) = delete;
+  File& operator=(const File&) = delete;
+  std::uint64_t size() const {
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) fail("cannot stat");
+    if (!S_ISREG(st.st_mode)) throw ValueError(fmt::format("{}: {} is not a regular file", op_, path_));
+    return static_cast<std::uint64_t>(st.st_size);
+  }
+  void read(std::byte* p, std::size_t n) {
+    while (n > 0) {
+      const ssize_t got = ::read(fd_, p, n);
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) fail("error reading");
+      if (got == 0) throw ValueError(fmt::format("{}: {} ended early (was it changed while being read?)", op_, path_));
+      p += got;
+      n -= static_cast<std::size_t>(got);
+    }
+  }
+  void write(const std::byte* p, std::size_t n) {
+    while (n > 0) {
+      const ssize_t put = ::write(fd_, p, n);
+      if (put < 0 && errno == EINTR) continue;
+      if (put <= 0) fail("error writing");
+      p += put;
+      n -= static_cast<std::size_t>(put);
+    }
+  }
+  void close() {
+    const int fd = std::exchange(fd_, -1);
+    if (::close(fd) != 0) fail("error writing");
+  }
+
+ private:
+  [[noreturn]] void fail(const char* what) const {
+    throw ValueError(fmt::format("{}: {} {}: {}", op_, what, path_, std::strerror(errno)));
+  }
+  std::string path_;
+  const char* op_;
+  int fd_ = -1;
+};
+
+// `a` evaluated, as a buffer in C order (a strided result is copied first).
+detail::NodeRef contiguous_leaf(const Array& a) {
+  detail::NodeRef leaf = detail::as_leaf(a.eval().node());
+  if (!is_c_contiguous(leaf->shape, leaf->strides())) leaf = detail::as_leaf(a.copy().eval().node());
+  return leaf;
+}
+
+}  // namespace
+
+namespace detail {
+
+std::vector<std::byte> npy_bytes(const Array& a) {
+  const NodeRef leaf = contiguous_leaf(a);
+  const std::string head = npy_header(leaf->dtype, leaf->shape);
+  const std::size_t nbytes = static_cast<std::size_t>(leaf->numel()) * itemsize(leaf->dtype);
+  std::vector<std::byte> out(head.size() + nbytes);
+  std::memcpy(out.data(), head.data(), head.size());
+  exec::read_storage(*leaf->storage(), static_cast<std::size_t>(leaf->offset()) * itemsize(leaf->dtype), nbytes,
+                     out.data() + head.size());
+  return out;
+}
+
+Array npy_parse(std::span<const std::byte> file, const std::string& path) {
+  const Layout l = parse_layout(file, file.size(), path);
+  std::vector<std::byte> data(file.begin() + static_cast<std::ptrdiff_t>(l.start),
+                              file.begin() + static_cast<std::ptrdiff_t>(l.start + l.nbytes));
+  if (l.h.big_endian) byteswap(data.data(), data.size(), itemsize(l.h.dtype), is_complex(l.h.dtype));
+  return array_of(l.h, detail::upload_storage(data.data(), data.size()));
 }
 
 std::vector<std::byte> read_file(const std::string& path, const char* op) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ValueError(fmt::format("{}: cannot open {}", op, path));
-  in.seekg(0, std::ios::end);
-  const auto size = static_cast<std::size_t>(in.tellg());
-  in.seekg(0);
-  std::vector<std::byte> b(size);
-  if (size > 0 && !in.read(reinterpret_cast<char*>(b.data()), static_cast<std::streamsize>(size))) {
-    throw ValueError(fmt::format("{}: reading {} failed", op, path));
-  }
+  File f(path, false, op);
+  std::vector<std::byte> b(f.size());
+  f.read(b.data(), b.size());
   return b;
 }
 
 void write_file(const std::string& path, std::span<const std::byte> bytes, const char* op) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw ValueError(fmt::format("{}: cannot open {} for writing", op, path));
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw ValueError(fmt::format("{}: writing {} failed", op, path));
+  File f(path, true, op);
+  f.write(bytes.data(), bytes.size());
+  f.close();
 }
 
 }  // namespace detail
 
+// The elements go through pinned chunks straight between the GPU and the file (exec/storage.hpp):
+// no host copy of the whole array.
 void save(const std::string& path_in, const Array& a) {
   const std::string path = path_in.size() >= 4 && path_in.compare(path_in.size() - 4, 4, ".npy") == 0 ? path_in : path_in + ".npy";
-  detail::write_file(path, detail::npy_bytes(a), "save");
+  const detail::NodeRef leaf = contiguous_leaf(a);
+  const std::string head = npy_header(leaf->dtype, leaf->shape);
+  File f(path, true, "save");
+  f.write(reinterpret_cast<const std::byte*>(head.data()), head.size());
+  const std::size_t item = itemsize(leaf->dtype);
+  exec::read_storage_chunks(*leaf->storage(), static_cast<std::size_t>(leaf->offset()) * item,
+                            static_cast<std::size_t>(leaf->numel()) * item,
+                            [&](const std::byte* p, std::size_t n) { f.write(p, n); });
+  f.close();
 }
 
 Array load(const std::string& path, std::source_location caller) {
   const detail::SiteScope site(caller);
-  return detail::npy_parse(detail::read_file(path, "load"), path);
+  File f(path, false, "load");
+  const std::uint64_t size = f.size();
+  std::vector<std::byte> prefix(static_cast<std::size_t>(std::min<std::uint64_t>(size, kMaxPrefix)));
+  f.read(prefix.data(), prefix.size());
+  const Layout l = parse_layout(prefix, size, path);
+  const std::shared_ptr<detail::Storage> storage = detail::allocate_storage(l.nbytes);
+  // The elements already read with the prefix, then the rest of the file, chunk by chunk.
+  std::size_t from_prefix = prefix.size() - static_cast<std::size_t>(l.start);
+  const std::byte* early = prefix.data() + l.start;
+  const std::size_t item = itemsize(l.h.dtype);
+  exec::write_storage_chunks(*storage, l.nbytes, [&](std::byte* p, std::size_t n) {
+    const std::size_t k = std::min(n, from_prefix);
+    std::memcpy(p, early, k);
+    early += k;
+    from_prefix -= k;
+    f.read(p + k, n - k);
+    if (l.h.big_endian) byteswap(p, n, item, is_complex(l.h.dtype));
+  });
+  return array_of(l.h, storage);
 }
 
 }  // namespace loom

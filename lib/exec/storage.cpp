@@ -1,5 +1,6 @@
 #include "exec/storage.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -12,6 +13,7 @@
 #include "runtime/device_errors.hpp"
 #include "runtime/device_pool.hpp"
 #include "runtime/memory_hooks.hpp"
+#include "runtime/staging.hpp"
 
 #include "graph/site.hpp"
 
@@ -81,6 +83,86 @@ void read_storage(const detail::Storage& s, std::size_t offset, std::size_t nbyt
   LOOM_CHECK_CUDA(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToHost, stream));
   LOOM_CHECK_CUDA(cudaStreamSynchronize(stream));
   rt::raise_device_errors(device);
+}
+
+namespace {
+
+// An event per staging buffer: when the copy through it has finished.
+class CopyEvent {
+ public:
+  CopyEvent() { LOOM_CHECK_CUDA(cudaEventCreateWithFlags(&e_, cudaEventDisableTiming)); }
+  ~CopyEvent() { (void)cudaEventDestroy(e_); }
+  CopyEvent(const CopyEvent&) = delete;
+  CopyEvent& operator=(const CopyEvent&) = delete;
+  void record(cudaStream_t s) { LOOM_CHECK_CUDA(cudaEventRecord(e_, s)); }
+  void synchronize() { LOOM_CHECK_CUDA(cudaEventSynchronize(e_)); }
+
+ private:
+  cudaEvent_t e_{};
+};
+
+// A chunked copy on the storage's device: the current stream ordered after the storage's last
+// use, the pinned chunks, an event per chunk; its destructor drains the stream before the lease
+// ends, so that no copy still uses the chunks when they go back, even when a sink or source
+// throws mid-way.
+struct ChunkedCopy {
+  explicit ChunkedCopy(const detail::Storage& s) : device(s.placement().index), stream(rt::current_stream(device)) {
+    order_after_last_use(s, stream);
+  }
+  ~ChunkedCopy() { (void)cudaStreamSynchronize(stream); }
+  ChunkedCopy(const ChunkedCopy&) = delete;
+  ChunkedCopy& operator=(const ChunkedCopy&) = delete;
+  std::byte* chunk(std::size_t k) const { return staging.chunk(static_cast<int>(k & 1)); }
+
+  const int device;
+  const cudaStream_t stream;
+  const rt::StagingLease staging;
+  CopyEvent done[2];
+  static constexpr std::size_t kChunk = rt::StagingLease::kChunkBytes;
+};
+
+}  // namespace
+
+void read_storage_chunks(const detail::Storage& s, std::size_t offset, std::size_t nbytes, const ChunkSink& sink) {
+  if (nbytes == 0) return;
+  const auto* src = static_cast<const std::byte*>(s.data()) + offset;
+  if (s.on_host()) {
+    sink(src, nbytes);
+    return;
+  }
+  ChunkedCopy c(s);
+  const std::size_t n = (nbytes + ChunkedCopy::kChunk - 1) / ChunkedCopy::kChunk;
+  const auto len = [&](std::size_t k) { return std::min(ChunkedCopy::kChunk, nbytes - k * ChunkedCopy::kChunk); };
+  const auto fetch = [&](std::size_t k) {
+    LOOM_CHECK_CUDA(cudaMemcpyAsync(c.chunk(k), src + k * ChunkedCopy::kChunk, len(k), cudaMemcpyDeviceToHost, c.stream));
+    c.done[k & 1].record(c.stream);
+  };
+  fetch(0);
+  for (std::size_t k = 0; k < n; ++k) {
+    if (k + 1 < n) fetch(k + 1);  // its buffer's last sink (chunk k - 1) has returned
+    c.done[k & 1].synchronize();
+    sink(c.chunk(k), len(k));
+  }
+  rt::raise_device_errors(c.device);
+}
+
+void write_storage_chunks(const detail::Storage& s, std::size_t nbytes, const ChunkSource& source) {
+  if (nbytes == 0) return;
+  auto* dst = static_cast<std::byte*>(s.data());
+  if (s.on_host()) {
+    source(dst, nbytes);
+    return;
+  }
+  ChunkedCopy c(s);
+  for (std::size_t k = 0, at = 0; at < nbytes; ++k, at += ChunkedCopy::kChunk) {
+    const std::size_t n = std::min(ChunkedCopy::kChunk, nbytes - at);
+    if (k >= 2) c.done[k & 1].synchronize();  // the copy out of this buffer (chunk k - 2) is done
+    source(c.chunk(k), n);
+    LOOM_CHECK_CUDA(cudaMemcpyAsync(dst + at, c.chunk(k), n, cudaMemcpyHostToDevice, c.stream));
+    c.done[k & 1].record(c.stream);
+  }
+  LOOM_CHECK_CUDA(cudaStreamSynchronize(c.stream));
+  rt::raise_device_errors(c.device);
 }
 
 }  // namespace loom::exec

@@ -4,6 +4,7 @@
 // buffers, and reading values back to the host.
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 
 #include <cuda_runtime_api.h>
@@ -27,5 +28,15 @@ void order_after_last_use(const detail::Storage& s, cudaStream_t stream);
 
 // Copies bytes of a storage to host memory (synchronizing with the current stream).
 void read_storage(const detail::Storage& s, std::size_t offset, std::size_t nbytes, void* dst);
+
+// Large transfers in chunks (files): bytes [offset, offset + nbytes) of s handed to `sink` chunk by
+// chunk, and s's bytes [0, nbytes) filled by `source` chunk by chunk. On the GPU through pinned
+// double buffers (rt::StagingLease) on the current stream, one chunk's copy overlapping the next
+// chunk's sink or source; on the host, one call over the storage itself. Chunks are multiples of
+// 16 bytes (whole elements of every dtype), but for the last.
+using ChunkSink = std::function<void(const std::byte* data, std::size_t nbytes)>;
+using ChunkSource = std::function<void(std::byte* data, std::size_t nbytes)>;
+void read_storage_chunks(const detail::Storage& s, std::size_t offset, std::size_t nbytes, const ChunkSink& sink);
+void write_storage_chunks(const detail::Storage& s, std::size_t nbytes, const ChunkSource& source);
 
 }  // namespace loom::exec

@@ -4,12 +4,19 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <numeric>
+#include <string>
+
+#include <unistd.h>
 
 #include <cuda_runtime_api.h>
 #include <dlpack/dlpack.h>
+#include <fmt/format.h>
 
 #include <loom/interop.hpp>
+#include <loom/io.hpp>
 #include <loom/loom.hpp>
 
 using loom::Array;
@@ -56,4 +63,42 @@ TEST_CASE("DLPack round trips on the GPU", "[gpu][interop]") {
   CHECK(b.data_ptr() == a.data_ptr());
   CHECK(b.to_host<float>() == a.T().to_host<float>());
   CHECK((b * 1.0f).to_host<float>() == a.T().to_host<float>());
+}
+
+// Files of several pinned chunks (16 MiB each) with a ragged last one, a strided array (copied to
+// C order first), a big-endian file and a Fortran-order one, compared with the host's values.
+TEST_CASE("npy files stream through pinned chunks on the GPU", "[gpu][interop][io]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / fmt::format("loom_npy_gpu_{}", ::getpid());
+  fs::create_directories(dir);
+  const std::int64_t n = 5'000'003;  // 40 MB of float64: 3 chunks, the last partial
+  const Array a = loom::random::uniform(-1.0, 1.0, {n}, DType::Float64).eval();
+  const std::vector<double> host = a.to_host<double>();
+  loom::save((dir / "a.npy").string(), a);
+  CHECK(fs::file_size(dir / "a.npy") == 128 + 8 * static_cast<std::uintmax_t>(n));
+  const Array b = loom::load((dir / "a.npy").string());
+  CHECK(b.to_host<double>() == host);
+  const Array t = a[{loom::Slice(0, 4'000'000)}].reshape({2000, 2000}).T();
+  loom::save((dir / "t.npy").string(), t);
+  CHECK(loom::load((dir / "t.npy").string()).to_host<double>() == t.to_host<double>());
+  // Big endian and Fortran order, written by hand: the elements of (3000, 2001) int16 in F order.
+  const std::int64_t r = 3000, c = 2001;
+  std::vector<std::int16_t> f(static_cast<std::size_t>(r * c));
+  for (std::size_t k = 0; k < f.size(); ++k) f[k] = static_cast<std::int16_t>(k * 7919 % 65521 - 30000);
+  std::string header = fmt::format("{{'descr': '>i2', 'fortran_order': True, 'shape': ({}, {}), }}", r, c);
+  header += std::string(128 - 10 - header.size() - 1, ' ') + "\n";  // the data starts at 128
+  std::string file = std::string("\x93NUMPY\x01\x00", 8);
+  file += static_cast<char>(header.size() & 0xff);
+  file += static_cast<char>(header.size() >> 8);
+  file += header;
+  for (std::int16_t v : f) {
+    file += static_cast<char>((static_cast<std::uint16_t>(v) >> 8) & 0xff);
+    file += static_cast<char>(v & 0xff);
+  }
+  std::ofstream(dir / "f.npy", std::ios::binary) << file;
+  const Array g = loom::load((dir / "f.npy").string());
+  REQUIRE(g.shape() == loom::Shape{r, c});
+  CHECK(g.T().copy().to_host<std::int16_t>() == f);  // column-major elements, in file order
+  CHECK(g.dtype() == DType::Int16);
+  fs::remove_all(dir);
 }
