@@ -63,6 +63,18 @@ TEST_CASE("DLPack round trips on the GPU", "[gpu][interop]") {
   CHECK(b.data_ptr() == a.data_ptr());
   CHECK(b.to_host<float>() == a.T().to_host<float>());
   CHECK((b * 1.0f).to_host<float>() == a.T().to_host<float>());
+  // An exported tensor keeps loom's buffer alive after every array is gone: the pool does not
+  // hand the memory out again while the capsule lives.
+  DLManagedTensor* kept = loom::to_dlpack((loom::arange(1 << 20).astype(DType::Float32) + 1).eval());
+  std::vector<Array> others;
+  for (int k = 0; k < 8; ++k) others.push_back(loom::full({1 << 20}, -5.0f).eval());
+  loom::synchronize();
+  std::vector<float> back(1 << 20);
+  REQUIRE(cudaMemcpy(back.data(), kept->dl_tensor.data, back.size() * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK(back.front() == 1.0f);
+  CHECK(back.back() == static_cast<float>(1 << 20));
+  for (const Array& o : others) CHECK(o.data_ptr() != kept->dl_tensor.data);
+  kept->deleter(kept);
 }
 
 // Files of several pinned chunks (16 MiB each) with a ragged last one, a strided array (copied to
