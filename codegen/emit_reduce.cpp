@@ -53,6 +53,7 @@ std::string state_type(const ReduceSpec& r) {
     case ReduceKind::Variance: return fmt::format("loom::red::Variance<{}>", t);
     case ReduceKind::LogSumExp: return fmt::format("loom::red::LogSumExp<{}>", t);
     case ReduceKind::SumExp: return fmt::format("loom::red::SumExp<{}>", t);
+    case ReduceKind::User: return r.node->user()->name;  // defined by its preamble
   }
   return "?";
 }
@@ -83,6 +84,15 @@ KernelSource ReduceEmitter::run() {
   w_.line("// structural key {:016x}: scalars, sizes and strides are arguments", key_digest(p_.key));
   for (const std::string& h : ks.headers) w_.line("#include \"{}\"", h);
   emit_user_preambles(w_, {&p_, &pro_});
+  // User reductions' states (after the user's preambles, which they may call).
+  std::vector<const std::string*> states;
+  for (const ReduceSpec& s : r_.reductions) {
+    if (s.kind != ReduceKind::User) continue;
+    const std::string& text = s.node->user()->preamble;
+    if (std::any_of(states.begin(), states.end(), [&](const std::string* t) { return *t == text; })) continue;
+    states.push_back(&text);
+    w_.line("{}", text);
+  }
   w_.blank();
   const KernelPlan* plans[2] = {&p_, &pro_};
   emit_args(w_, params_, plans);

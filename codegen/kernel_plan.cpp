@@ -189,6 +189,7 @@ void build_key(KernelPlan& p) {
     append_key(k, static_cast<std::int64_t>(r.reductions.size()));
     for (const ReduceSpec& spec : r.reductions) {
       append_key(k, static_cast<int>(spec.kind));
+      if (spec.kind == detail::ReduceKind::User) append_key(k, static_cast<std::int64_t>(spec.node->user()->hash));
       append_key(k, static_cast<int>(spec.dtype));
       append_key(k, static_cast<int>(spec.out_dtype));
       append_key(k, spec.input);

@@ -142,18 +142,6 @@ std::string ew_source(const detail::UserKernelState& s, const EwCall& c, const s
       fmt::arg("after", s.ew.after_loop));
 }
 
-// Whether `text` names the identifier `id` as a token.
-bool names(const std::string& text, const std::string& id) {
-  const auto ident = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
-  for (std::size_t at = text.find(id); at != std::string::npos; at = text.find(id, at + 1)) {
-    const std::size_t end = at + id.size();
-    if ((at == 0 || !ident(text[at - 1])) && (end == text.size() || !ident(text[end]))) return true;
-  }
-  return false;
-}
-
-bool register_dtype(DType t) { return is_bool(t) || is_integer(t) || t == DType::Float32 || t == DType::Float64; }
-
 // The call as an Op::User node that fuses with the ops around it, when it can be one: one
 // output, no raw parameter, at most 3 arguments, no loop code, NVRTC options or size, dtypes
 // loom's kernels hold as they are (bool, integers, float32, float64), and a body that is a
@@ -161,20 +149,14 @@ bool register_dtype(DType t) { return is_bool(t) || is_integer(t) || t == DType:
 std::optional<Array> fused(const detail::UserKernelState& s, const EwCall& c, const std::vector<KernelArg>& args) {
   if (s.out.size() != 1 || args.size() != s.in.size() || args.size() > 3) return std::nullopt;
   if (!s.ew.loop_prep.empty() || !s.ew.after_loop.empty() || !s.ew.options.empty() || s.ew.size >= 0) return std::nullopt;
-  if (s.out[0].raw || !register_dtype(c.types.out_dtypes[0])) return std::nullopt;
+  if (s.out[0].raw || !detail::fusable_dtype(c.types.out_dtypes[0])) return std::nullopt;
   for (std::size_t k = 0; k < s.in.size(); ++k) {
-    if (s.in[k].raw || !register_dtype(c.types.in_dtypes[k])) return std::nullopt;
+    if (s.in[k].raw || !detail::fusable_dtype(c.types.in_dtypes[k])) return std::nullopt;
   }
   for (const char* w : {"i", "_ind", "return", "continue", "break", "goto"}) {
-    if (names(s.body, w)) return std::nullopt;
+    if (detail::names(s.body, w)) return std::nullopt;
   }
-  // A parameter named like the element function's values (v0, v1, ...) would hide the value it
-  // is set from.
-  const auto value_like = [](const UserParam& p) {
-    return p.name.size() > 1 && p.name[0] == 'v' &&
-           std::all_of(p.name.begin() + 1, p.name.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
-  };
-  if (std::any_of(s.in.begin(), s.in.end(), value_like) || value_like(s.out[0])) return std::nullopt;
+  if (std::any_of(s.in.begin(), s.in.end(), detail::value_like) || detail::value_like(s.out[0])) return std::nullopt;
   const char* out_ct = detail::user_ctype(c.types.out_dtypes[0]);
   // A block of statements that sets "@out@" (no lambda: NVRTC inlines a block wherever the
   // element function goes, a lambda's call it may not).

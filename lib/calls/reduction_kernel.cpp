@@ -4,6 +4,9 @@
 // partial results in a fixed tree: the same bits every run. Inputs broadcast by strides; the
 // kept and the reduced dims are collapsed separately.
 
+#include <functional>
+#include <optional>
+
 #include <fmt/format.h>
 
 #include <loom/errors.hpp>
@@ -175,6 +178,79 @@ std::string red_source(const detail::UserKernelState& s, const RedCall& c, const
       fmt::arg("post", s.post_map_expr));
 }
 
+// The call as graph nodes that fuse like a built-in reduction, when it can be: the map as an
+// Op::User node (the prologue), a ReduceKind::User reduction whose state is a struct made of the
+// identity and the reduce expression (so every reduction strategy runs it), and the post-map as
+// an Op::User node on the result (the epilogue). It can when there is one output and an identity,
+// no NVRTC options, at most 3 arguments, reduced dims, dtypes loom's kernels hold as they are,
+// and expressions that use no index (i, _ind, _in_ind, _out_ind, _J) or jump.
+std::optional<Array> fused(const detail::UserKernelState& s, const RedCall& c, const std::vector<KernelArg>& args) {
+  if (s.out.size() != 1 || s.identity.empty() || !s.red.options.empty() || args.size() > 3 || c.red.empty()) return std::nullopt;
+  if (!detail::fusable_dtype(c.types.out_dtypes[0]) || !detail::fusable_dtype(c.reduce_type)) return std::nullopt;
+  for (std::size_t k = 0; k < s.in.size(); ++k) {
+    if (!detail::fusable_dtype(c.types.in_dtypes[k]) || detail::value_like(s.in[k])) return std::nullopt;
+  }
+  if (detail::value_like(s.out[0]) || s.out[0].name == "a") return std::nullopt;
+  for (const std::string* text : {&s.map_expr, &s.reduce_expr, &s.post_map_expr, &s.identity}) {
+    for (const char* w : {"i", "_ind", "_in_ind", "_out_ind", "_J", "return", "continue", "break", "goto"}) {
+      if (detail::names(*text, w)) return std::nullopt;
+    }
+  }
+  const std::string td = detail::typedefs(c.types);
+  const char* rt = detail::user_ctype(c.reduce_type);
+  const auto user_op = [&](std::string name, std::string expr, std::string preamble) {
+    auto op = std::make_shared<detail::UserOp>();
+    op->kind = "ReductionKernel";
+    op->name = std::move(name);
+    op->expr = std::move(expr);
+    op->preamble = std::move(preamble);
+    op->hash = std::hash<std::string>{}(op->name + '\0' + op->expr + '\0' + op->preamble);
+    return op;
+  };
+  // The map: each input element's term, of reduce_type.
+  std::string m = fmt::format("{{\n{}    typedef {} _type_reduce;\n", td, rt);
+  std::vector<detail::NodeRef> inputs;
+  for (std::size_t k = 0; k < s.in.size(); ++k) {
+    const DType t = c.types.in_dtypes[k];
+    m += fmt::format("    const {} {} = @in{}@;\n", detail::user_ctype(t), s.in[k].name, k);
+    if (args[k].kind() == KernelArg::Kind::Scalar) {
+      inputs.push_back(detail::make_constant(args[k].value().cast(t), false));
+    } else {
+      const Array a = args[k].array().dtype() == t ? args[k].array() : args[k].array().astype(t);
+      inputs.push_back(detail::leaf_of(a.broadcast_to(c.shape), s.name.c_str()));
+    }
+  }
+  m += fmt::format("    @out@ = (_type_reduce)({});\n  }}", s.map_expr);
+  const detail::NodeRef mapped = detail::make_user(user_op(s.name, std::move(m), s.red.preamble), c.reduce_type, c.shape,
+                                                   std::move(inputs));
+  // The state: loom_reduce.cuh's contract (init, add, merge, shfl_down, result) around the user's
+  // identity and reduce expression; named after its text, so equal reductions share one struct.
+  const std::string body = fmt::format(
+      "{{\n{td}  typedef {rt} _type_reduce;\n  _type_reduce v;\n"
+      "  LOOM_FN void init() {{ v = (_type_reduce)({identity}); }}\n"
+      "  LOOM_FN void add(_type_reduce x, long long) {{ const _type_reduce a = v, b = x; v = (_type_reduce)({reduce}); }}\n"
+      "  LOOM_FN void merge(const @S@& o) {{ add(o.v, 0); }}\n"
+      "  LOOM_FN @S@ shfl_down(int d) const {{ @S@ s; s.v = loom::red::shfl_down(v, d); return s; }}\n"
+      "  LOOM_FN _type_reduce result() const {{ return v; }}\n}};",
+      fmt::arg("td", td), fmt::arg("rt", rt), fmt::arg("identity", s.identity), fmt::arg("reduce", s.reduce_expr));
+  const std::string state = fmt::format("loom_red_{}_{:08x}", s.name, std::hash<std::string>{}(body) & 0xffffffffu);
+  std::string def = fmt::format("// the reduction state of ReductionKernel {}: a = {} from {}\nstruct {} {}", s.name,
+                                s.reduce_expr, s.identity, state, body);
+  for (std::size_t at = def.find("@S@"); at != std::string::npos; at = def.find("@S@", at)) def.replace(at, 3, state);
+  std::uint32_t axes = 0;
+  for (int d : c.red) axes |= 1u << d;
+  const detail::NodeRef reduced = detail::make_user_reduce(mapped, axes, user_op(state, "", std::move(def)));
+  // The post-map: the output from the result `a`.
+  const char* out_ct = detail::user_ctype(c.types.out_dtypes[0]);
+  const std::string& y = s.out[0].name;
+  std::string post = fmt::format("{{\n{}    typedef {} _type_reduce;\n    const _type_reduce a = @in0@;\n    {} {};\n"
+                                 "    {{\n{};\n    }}\n    @out@ = {};\n  }}",
+                                 td, rt, out_ct, y, s.post_map_expr, y);
+  const Array out(detail::make_user(user_op(s.name + "_post", std::move(post), s.red.preamble), c.types.out_dtypes[0],
+                                    reduced->shape, {reduced}));
+  return out.shape() == c.out ? out : out.reshape(c.out);
+}
+
 }  // namespace
 
 ReductionKernel::ReductionKernel(std::string in_params, std::string out_params, std::string map_expr,
@@ -215,6 +291,10 @@ KernelOutputs ReductionKernel::operator()(const std::vector<KernelArg>& args, Ax
   const std::string sig = fmt::format("{}|{}|{}|{}|{}", detail::signature_of(c.types, args), c.kgroups.size(),
                                       c.rgroups.size(), c.inputs.size(), static_cast<int>(c.reduce_type));
   const auto module = st->module_by(sig, [&] { return red_source(*st, c, args); }, st->red.options);
+  if (auto node = fused(*st, c, args)) {
+    module->compile_only();  // the expressions' errors at this line (the kernel they join compiles later)
+    return KernelOutputs({*node});
+  }
   module->check_compiles();
   if (rt::has_gpu()) (void)module->kernel(st->name, st->name);
 

@@ -253,6 +253,22 @@ std::string signature_of(const Resolution& r, const std::vector<KernelArg>& args
   return s;
 }
 
+bool fusable_dtype(DType t) { return is_bool(t) || is_integer(t) || t == DType::Float32 || t == DType::Float64; }
+
+bool value_like(const UserParam& p) {
+  return p.name.size() > 1 && p.name[0] == 'v' &&
+         std::all_of(p.name.begin() + 1, p.name.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)) != 0; });
+}
+
+bool names(const std::string& text, const std::string& id) {
+  const auto ident = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+  for (std::size_t at = text.find(id); at != std::string::npos; at = text.find(id, at + 1)) {
+    const std::size_t end = at + id.size();
+    if ((at == 0 || !ident(text[at - 1])) && (end == text.size() || !ident(text[end]))) return true;
+  }
+  return false;
+}
+
 }  // namespace detail
 
 KernelOutputs::KernelOutputs(std::vector<Array> all) : Array(all.at(0)), all_(std::move(all)) {}

@@ -40,6 +40,13 @@ std::string signature_of(const Resolution& r, const std::vector<KernelArg>& args
 std::string typedefs(const Resolution& r);
 
 const char* user_ctype(DType t);
+// What a user kernel needs to be a graph node that fuses (elementwise_kernel.cpp,
+// reduction_kernel.cpp): dtypes loom's kernels hold as they are (bool, integers, float32,
+// float64); no parameter named like the element function's values (v0, v1, ...: it would hide
+// the value it is set from); `names`: whether `text` names the identifier `id` as a token.
+bool fusable_dtype(DType t);
+bool value_like(const UserParam& p);
+bool names(const std::string& text, const std::string& id);
 std::string user_includes(const std::vector<DType>& used);
 std::vector<unsigned char> scalar_bytes(const Scalar& s, DType t);
 

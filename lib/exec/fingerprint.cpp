@@ -154,6 +154,7 @@ Fingerprint fingerprint(std::span<const NodeRef> outputs, bool fusion, int max_k
               case Op::Reduce:
                 b.put(static_cast<int>(n->reduce_kind()));
                 b.put(n->axes());
+                if (n->user()) b.put(static_cast<std::int64_t>(n->user()->hash));  // its state's code
                 break;
               case Op::User:  // the user's code decides the kernel
                 b.put(static_cast<std::int64_t>(n->user()->hash));

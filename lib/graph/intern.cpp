@@ -93,7 +93,9 @@ std::uint64_t hash_of(const Node& n) {
       for (int k = 0; k < n.map().in_ndim; ++k) h = mix(h, n.map().offset[k]);
       return h;
     case Op::Reshape: return hash_shape(h, n.shape);
-    case Op::Reduce: return mix(mix(h, n.axes() | (static_cast<std::uint64_t>(n.reduce_kind()) << 32)), n.k());
+    case Op::Reduce:
+      h = mix(mix(h, n.axes() | (static_cast<std::uint64_t>(n.reduce_kind()) << 32)), n.k());
+      return n.user() ? mix(h, n.user()->hash) : h;
 case Op::Gather:
 #include "graph/elementwise_cases.inc"
       return n.force_materialize ? mix(h, 1) : h;  // a copy that cuts fusion is another node
@@ -111,7 +113,7 @@ bool same_node(const Node& a, const Node& b) {
   }
   return same_value(a.value2(), b.value2()) && same_value(a.value3(), b.value3()) && a.k() == b.k() &&
          a.map() == b.map() && a.reduce_kind() == b.reduce_kind() && a.axes() == b.axes() &&
-         a.storage() == b.storage() && a.strides() == b.strides() && a.offset() == b.offset();
+         a.storage() == b.storage() && a.strides() == b.strides() && a.offset() == b.offset() && a.user() == b.user();
 }
 
 bool mergeable(Op op) {

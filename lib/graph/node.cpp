@@ -313,8 +313,26 @@ const char* reduce_name(ReduceKind k) {
     case ReduceKind::Variance: return "variance";
     case ReduceKind::LogSumExp: return "logsumexp";
     case ReduceKind::SumExp: return "sumexp";
+    case ReduceKind::User: return "user_reduce";
   }
   return "?";
+}
+
+NodeRef make_user_reduce(NodeRef input, std::uint32_t axes, std::shared_ptr<const UserOp> op) {
+  LOOM_CHECK(op != nullptr, "a user reduction without its state");
+  Shape shape = input->shape;
+  for (int i = 0; i < shape.size(); ++i) {
+    if ((axes >> i) & 1u) shape[i] = 1;
+  }
+  auto n = new_node(Op::Reduce, input->dtype, shape);
+  Node::Extra& e = n->mutable_extra();
+  e.reduce = ReduceKind::User;
+  e.axes = axes;
+  e.user = std::move(op);
+  n->inputs[0] = std::move(input);
+  n->num_inputs = 1;
+  note_calls(*n);
+  return intern(std::move(n));
 }
 
 NodeRef make_reduce(NodeRef input, ReduceKind kind, std::uint32_t axes, std::int64_t ddof) {

@@ -111,6 +111,9 @@ enum class ReduceKind : std::uint8_t {
   // exp(x - max(x)) / SumExp(x), accurate where exp(x - logsumexp(x)) is not (|x| ~ 1000 in
   // float32 carries ulp(lse) into the exponent). A term at the maximum counts exp(0) = 1.
   SumExp,
+  // A ReductionKernel's: the state is the struct in Node::user()'s preamble (named by its `name`:
+  // init() to the identity, add/merge by the user's reduce expression), dtype the reduce_type.
+  User,
 };
 const char* reduce_name(ReduceKind k);
 
@@ -138,6 +141,7 @@ using NodeRef = std::shared_ptr<const Node>;
 // "@in<k>@" stands for input k's value; code to put before the kernel (the user's preamble; kernels sharing one keep one copy),
 // and a hash of both and the name: part of every key a kernel or an executable is cached by.
 struct UserOp {
+  std::string kind = "ElementwiseKernel";  // whose code it is, for messages
   std::string name;
   std::string expr;
   std::string preamble;
@@ -262,6 +266,8 @@ NodeRef make_user(std::shared_ptr<const UserOp> op, DType dtype, const Shape& sh
 // A reduction of `input` over the dims in `axes` (a bit mask); output dtype as described at
 // Op::Reduce. ddof: Variance only.
 NodeRef make_reduce(NodeRef input, ReduceKind kind, std::uint32_t axes, std::int64_t ddof = 0);
+// ReduceKind::User over `axes` of `input`, its state defined by `op` (see ReduceKind::User).
+NodeRef make_user_reduce(NodeRef input, std::uint32_t axes, std::shared_ptr<const UserOp> op);
 
 // A node with its evaluated result counts as a leaf for every later plan.
 inline bool acts_as_leaf(const Node& n) { return is_leaf(n.op) || n.realized() != nullptr; }

@@ -225,9 +225,9 @@ void apply_elementwise(const Node& n, const std::vector<const HostArray*>& in, H
     case Op::Gather:  // evaluate_graph reads its source itself
     case Op::Place: break;
     case Op::User:
-      throw Error(fmt::format("ElementwiseKernel {}: user CUDA code runs only on a GPU (the host reference evaluator "
+      throw Error(fmt::format("{} {}: user CUDA code runs only on a GPU (the host reference evaluator "
                               "cannot run it)",
-                              n.user()->name));
+                              n.user()->kind, n.user()->name));
   }
   throw Error(fmt::format("reference evaluator: {} is not elementwise", ::loom::detail::op_name(n.op)));
 }

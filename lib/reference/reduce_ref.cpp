@@ -258,6 +258,10 @@ HostArray reduce(const detail::Node& n, const HostArray& in) {
       }
       case ReduceKind::LogSumExp: run([](XS xs) { return logsumexp_of(xs); }); return;
       case ReduceKind::SumExp: run([](XS xs) { return sumexp_of(xs); }); return;
+      case ReduceKind::User:
+        throw Error(fmt::format("ReductionKernel ({}): user CUDA code runs only on a GPU (the host reference "
+                                "evaluator cannot run it)",
+                                n.user()->name));
     }
   });
   return out;

@@ -166,6 +166,38 @@ TEST_CASE("a reduction kernel matches built-in reductions on every layout, the s
   CHECK(Array(maxk({x}, 1)).to_host<float>() == loom::max(x, 1).to_host<float>());
 }
 
+// The fused path: the layouts that pick each reduction strategy (rows, warp rows, column tiles,
+// per-thread columns, cooperative with split blocks), a prologue and an epilogue in the same
+// kernel, against built-in ops with poisoned outputs; split reductions the same bits every run.
+TEST_CASE("a user reduction runs on loom's strategies, fused, the same bits every run", "[gpu][kernels]") {
+  std::mt19937_64 rng(331);
+  struct Case {
+    loom::Shape shape;
+    loom::Axes axis;
+  };
+  const Case cases[] = {{{64, 4096}, 1},        {{4096, 64}, 0},   {{1 << 20}, loom::Axes()}, {{4096, 33}, 1},
+                        {{16, 300, 8}, {0, 2}}, {{8, 8, 4096}, 2}, {{100000, 4}, 1},          {{3, 70000}, 0}};
+  for (const Case& c : cases) {
+    const Array x = loom::test::random_array(DType::Float32, c.shape, rng).eval();
+    loom::reset_cache_stats();
+    const Array got = (Array(l2norm()({x * 0.5f + 1.0f}, c.axis)) * 2.0f).eval();
+    CHECK(loom::cache_stats().launches == 1);
+    const Array want = loom::sqrt(loom::sum((x * 0.5f + 1.0f) * (x * 0.5f + 1.0f), c.axis)) * 2.0f;
+    CHECK(got.shape() == want.shape());
+    CHECK(loom::test::compare(loom::test::device_of(got), loom::test::device_of(want), 1e-5, 1e-6) == "");
+    const auto first = got.to_host<float>();
+    for (int run = 0; run < 10; ++run) {
+      CHECK((Array(l2norm()({x * 0.5f + 1.0f}, c.axis)) * 2.0f).to_host<float>() == first);
+    }
+  }
+  // Integers (wrapping sums as NumPy's) and an empty reduction (the identity, then the post-map).
+  const loom::ReductionKernel isum("T x", "int64 y", "(long long)x", "a + b", "y = a + 1", "0", "isum",
+                                   {.reduce_type = "int64"});
+  const Array xi = loom::test::random_array(DType::Int32, {500, 300}, rng).eval();
+  CHECK(Array(isum({xi}, 0)).to_host<std::int64_t>() == (loom::sum(xi.astype(DType::Int64), 0) + 1).to_host<std::int64_t>());
+  CHECK(Array(isum({loom::zeros({4, 0}, DType::Int32)}, 1)).to_host<std::int64_t>() == std::vector<std::int64_t>(4, 1));
+}
+
 TEST_CASE("user kernels compile once for every scalar value", "[gpu][kernels]") {
   const Array x = loom::ones({64}, DType::Float32).eval();
   const loom::ElementwiseKernel scale("T x, T s", "T y", "y = x * s", "scale_by");
