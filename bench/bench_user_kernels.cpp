@@ -53,6 +53,9 @@ int main(int argc, char** argv) {
   std::printf("l2norm: %llu kernel(s)\n", kernels(l2));
   rep.bandwidth("l2norm ReductionKernel, axis 1 of 8192^2 f32", loom::bench::time_ms(l2), 4.0 * h * h);
   rep.bandwidth("  the same, GPU time (gpu_ms)", loom::bench::gpu_ms(l2), 4.0 * h * h);
+  rep.time("  host time per call, launches not awaited (host_ms)", loom::bench::host_ms(l2));
+  const auto l2_builtin = [&] { loom::sqrt(loom::sum(m * m, 1)).eval(); };
+  rep.bandwidth("  the same in built-in ops: sqrt(sum(x * x, 1))", loom::bench::time_ms(l2_builtin), 4.0 * h * h);
   const auto fused = [&] { loom::sum(Array(squared_diff(m, m2)) * w, 1).eval(); };
   std::printf("sum(squared_diff(x, y) * w, 1): %llu kernel(s)\n", kernels(fused));
   rep.bandwidth("sum(squared_diff(x, y) * w, 1), 8192^2 f32", loom::bench::time_ms(fused), 12.0 * h * h);

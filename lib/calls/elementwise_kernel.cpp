@@ -146,7 +146,8 @@ std::string ew_source(const detail::UserKernelState& s, const EwCall& c, const s
 // output, no raw parameter, at most 3 arguments, no loop code, NVRTC options or size, dtypes
 // loom's kernels hold as they are (bool, integers, float32, float64), and a body that is a
 // statement list of its own (no `i`, `_ind`, return, continue, break, goto).
-std::optional<Array> fused(const detail::UserKernelState& s, const EwCall& c, const std::vector<KernelArg>& args) {
+std::optional<Array> fused(detail::UserKernelState& s, const EwCall& c, const std::vector<KernelArg>& args,
+                           const std::string& sig) {
   if (s.out.size() != 1 || args.size() != s.in.size() || args.size() > 3) return std::nullopt;
   if (!s.ew.loop_prep.empty() || !s.ew.after_loop.empty() || !s.ew.options.empty() || s.ew.size >= 0) return std::nullopt;
   if (s.out[0].raw || !detail::fusable_dtype(c.types.out_dtypes[0])) return std::nullopt;
@@ -157,28 +158,23 @@ std::optional<Array> fused(const detail::UserKernelState& s, const EwCall& c, co
     if (detail::names(s.body, w)) return std::nullopt;
   }
   if (std::any_of(s.in.begin(), s.in.end(), detail::value_like) || detail::value_like(s.out[0])) return std::nullopt;
-  const char* out_ct = detail::user_ctype(c.types.out_dtypes[0]);
-  // A block of statements that sets "@out@" (no lambda: NVRTC inlines a block wherever the
-  // element function goes, a lambda's call it may not).
-  std::string e = fmt::format("{{\n{}", detail::typedefs(c.types));
-  std::vector<detail::NodeRef> inputs;
-  for (std::size_t k = 0; k < s.in.size(); ++k) {
-    const DType t = c.types.in_dtypes[k];
-    e += fmt::format("    const {} {} = @in{}@;\n", detail::user_ctype(t), s.in[k].name, k);
-    if (args[k].kind() == KernelArg::Kind::Scalar) {
-      inputs.push_back(detail::make_constant(args[k].value().cast(t), false));
-    } else {
-      const Array a = args[k].array().dtype() == t ? args[k].array() : args[k].array().astype(t);
-      inputs.push_back(detail::leaf_of(a.broadcast_to(c.shape), s.name.c_str()));
+  const auto ops = s.fused_ops_by(sig, [&] {
+    // A block of statements that sets "@out@" (no lambda: NVRTC inlines a block wherever the
+    // element function goes, a lambda's call it may not).
+    std::string e = fmt::format("{{\n{}", detail::typedefs(c.types));
+    for (std::size_t k = 0; k < s.in.size(); ++k) {
+      e += fmt::format("    const {} {} = @in{}@;\n", detail::user_ctype(c.types.in_dtypes[k]), s.in[k].name, k);
     }
-  }
-  e += fmt::format("    {} {};\n    {{\n{};\n    }}\n    @out@ = {};\n  }}", out_ct, s.out[0].name, s.body, s.out[0].name);
-  auto op = std::make_shared<detail::UserOp>();
-  op->name = s.name;
-  op->expr = std::move(e);
-  op->preamble = s.ew.preamble;
-  op->hash = std::hash<std::string>{}(op->name + '\0' + op->expr + '\0' + op->preamble);
-  return Array(detail::make_user(std::move(op), c.types.out_dtypes[0], c.shape, std::move(inputs)));
+    e += fmt::format("    {} {};\n    {{\n{};\n    }}\n    @out@ = {};\n  }}", detail::user_ctype(c.types.out_dtypes[0]),
+                     s.out[0].name, s.body, s.out[0].name);
+    auto op = std::make_shared<detail::UserOp>();
+    op->name = s.name;
+    op->expr = std::move(e);
+    op->preamble = s.ew.preamble;
+    op->hash = std::hash<std::string>{}(op->name + '\0' + op->expr + '\0' + op->preamble);
+    return detail::UserKernelState::FusedOps{std::move(op)};
+  });
+  return Array(detail::make_user(ops[0], c.types.out_dtypes[0], c.shape, detail::fused_inputs(s, c.types.in_dtypes, args, c.shape)));
 }
 
 }  // namespace
@@ -214,7 +210,7 @@ KernelOutputs ElementwiseKernel::operator()(const std::vector<KernelArg>& args) 
   const EwCall c = plan_call(*st, args);
   const std::string sig = fmt::format("{}|{}|{}", detail::signature_of(c.types, args), c.groups.size(), strided_count(c));
   const auto module = st->module_by(sig, [&] { return ew_source(*st, c, args); }, st->ew.options);
-  if (auto node = fused(*st, c, args)) {
+  if (auto node = fused(*st, c, args, sig)) {
     module->compile_only();  // the body's errors at this line (the kernel it joins compiles later)
     return KernelOutputs({*node});
   }

@@ -5,7 +5,6 @@
 // kept and the reduced dims are collapsed separately.
 
 #include <functional>
-#include <optional>
 
 #include <fmt/format.h>
 
@@ -90,6 +89,11 @@ RedCall plan_call(const detail::UserKernelState& s, const std::vector<KernelArg>
     if (!reduced[static_cast<std::size_t>(d)]) c.out.push_back(c.shape[d]);
     else if (keepdims) c.out.push_back(1);
   }
+  return c;
+}
+
+// What the kernel of its own needs besides: the inputs' strides and the collapsed dims.
+void plan_layout(RedCall& c) {
   std::vector<Shape> all;
   for (const Array& a : c.inputs) {
     c.predicted.push_back(detail::predicted_strides(a));
@@ -97,6 +101,11 @@ RedCall plan_call(const detail::UserKernelState& s, const std::vector<KernelArg>
   }
   c.kgroups = collapse_subset(c.shape, c.kept, all);
   c.rgroups = collapse_subset(c.shape, c.red, all);
+}
+
+RedCall plan_full(const detail::UserKernelState& s, const std::vector<KernelArg>& args, const Axes& axis, bool keepdims) {
+  RedCall c = plan_call(s, args, axis, keepdims);
+  plan_layout(c);
   return c;
 }
 
@@ -184,18 +193,8 @@ std::string red_source(const detail::UserKernelState& s, const RedCall& c, const
 // an Op::User node on the result (the epilogue). It can when there is one output and an identity,
 // no NVRTC options, at most 3 arguments, reduced dims, dtypes loom's kernels hold as they are,
 // and expressions that use no index (i, _ind, _in_ind, _out_ind, _J) or jump.
-std::optional<Array> fused(const detail::UserKernelState& s, const RedCall& c, const std::vector<KernelArg>& args) {
-  if (s.out.size() != 1 || s.identity.empty() || !s.red.options.empty() || args.size() > 3 || c.red.empty()) return std::nullopt;
-  if (!detail::fusable_dtype(c.types.out_dtypes[0]) || !detail::fusable_dtype(c.reduce_type)) return std::nullopt;
-  for (std::size_t k = 0; k < s.in.size(); ++k) {
-    if (!detail::fusable_dtype(c.types.in_dtypes[k]) || detail::value_like(s.in[k])) return std::nullopt;
-  }
-  if (detail::value_like(s.out[0]) || s.out[0].name == "a") return std::nullopt;
-  for (const std::string* text : {&s.map_expr, &s.reduce_expr, &s.post_map_expr, &s.identity}) {
-    for (const char* w : {"i", "_ind", "_in_ind", "_out_ind", "_J", "return", "continue", "break", "goto"}) {
-      if (detail::names(*text, w)) return std::nullopt;
-    }
-  }
+// The user's code as the three nodes' ops: map (prologue), state (the reduction), post-map.
+detail::UserKernelState::FusedOps fused_ops(const detail::UserKernelState& s, const RedCall& c) {
   const std::string td = detail::typedefs(c.types);
   const char* rt = detail::user_ctype(c.reduce_type);
   const auto user_op = [&](std::string name, std::string expr, std::string preamble) {
@@ -205,24 +204,14 @@ std::optional<Array> fused(const detail::UserKernelState& s, const RedCall& c, c
     op->expr = std::move(expr);
     op->preamble = std::move(preamble);
     op->hash = std::hash<std::string>{}(op->name + '\0' + op->expr + '\0' + op->preamble);
-    return op;
+    return std::shared_ptr<const detail::UserOp>(std::move(op));
   };
   // The map: each input element's term, of reduce_type.
   std::string m = fmt::format("{{\n{}    typedef {} _type_reduce;\n", td, rt);
-  std::vector<detail::NodeRef> inputs;
   for (std::size_t k = 0; k < s.in.size(); ++k) {
-    const DType t = c.types.in_dtypes[k];
-    m += fmt::format("    const {} {} = @in{}@;\n", detail::user_ctype(t), s.in[k].name, k);
-    if (args[k].kind() == KernelArg::Kind::Scalar) {
-      inputs.push_back(detail::make_constant(args[k].value().cast(t), false));
-    } else {
-      const Array a = args[k].array().dtype() == t ? args[k].array() : args[k].array().astype(t);
-      inputs.push_back(detail::leaf_of(a.broadcast_to(c.shape), s.name.c_str()));
-    }
+    m += fmt::format("    const {} {} = @in{}@;\n", detail::user_ctype(c.types.in_dtypes[k]), s.in[k].name, k);
   }
   m += fmt::format("    @out@ = (_type_reduce)({});\n  }}", s.map_expr);
-  const detail::NodeRef mapped = detail::make_user(user_op(s.name, std::move(m), s.red.preamble), c.reduce_type, c.shape,
-                                                   std::move(inputs));
   // The state: loom_reduce.cuh's contract (init, add, merge, shfl_down, result) around the user's
   // identity and reduce expression; named after its text, so equal reductions share one struct.
   const std::string body = fmt::format(
@@ -237,17 +226,44 @@ std::optional<Array> fused(const detail::UserKernelState& s, const RedCall& c, c
   std::string def = fmt::format("// the reduction state of ReductionKernel {}: a = {} from {}\nstruct {} {}", s.name,
                                 s.reduce_expr, s.identity, state, body);
   for (std::size_t at = def.find("@S@"); at != std::string::npos; at = def.find("@S@", at)) def.replace(at, 3, state);
-  std::uint32_t axes = 0;
-  for (int d : c.red) axes |= 1u << d;
-  const detail::NodeRef reduced = detail::make_user_reduce(mapped, axes, user_op(state, "", std::move(def)));
   // The post-map: the output from the result `a`.
-  const char* out_ct = detail::user_ctype(c.types.out_dtypes[0]);
   const std::string& y = s.out[0].name;
   std::string post = fmt::format("{{\n{}    typedef {} _type_reduce;\n    const _type_reduce a = @in0@;\n    {} {};\n"
                                  "    {{\n{};\n    }}\n    @out@ = {};\n  }}",
-                                 td, rt, out_ct, y, s.post_map_expr, y);
-  const Array out(detail::make_user(user_op(s.name + "_post", std::move(post), s.red.preamble), c.types.out_dtypes[0],
-                                    reduced->shape, {reduced}));
+                                 td, rt, detail::user_ctype(c.types.out_dtypes[0]), y, s.post_map_expr, y);
+  return {user_op(s.name, std::move(m), s.red.preamble), user_op(state, "", std::move(def)),
+          user_op(s.name + "_post", std::move(post), s.red.preamble)};
+}
+
+// The call as graph nodes that fuse like a built-in reduction, when it can be: the map as an
+// Op::User node (the prologue), a ReduceKind::User reduction whose state is a struct made of the
+// identity and the reduce expression (so every reduction strategy runs it), and the post-map as
+// an Op::User node on the result (the epilogue). It can when there is one output and an identity,
+// no NVRTC options, at most 3 arguments, reduced dims, dtypes loom's kernels hold as they are,
+// and expressions that use no index (i, _ind, _in_ind, _out_ind, _J) or jump.
+bool fusable(const detail::UserKernelState& s, const RedCall& c, const std::vector<KernelArg>& args) {
+  if (s.out.size() != 1 || s.identity.empty() || !s.red.options.empty() || args.size() > 3 || c.red.empty()) return false;
+  if (!detail::fusable_dtype(c.types.out_dtypes[0]) || !detail::fusable_dtype(c.reduce_type)) return false;
+  for (std::size_t k = 0; k < s.in.size(); ++k) {
+    if (!detail::fusable_dtype(c.types.in_dtypes[k]) || detail::value_like(s.in[k])) return false;
+  }
+  if (detail::value_like(s.out[0]) || s.out[0].name == "a") return false;
+  for (const std::string* text : {&s.map_expr, &s.reduce_expr, &s.post_map_expr, &s.identity}) {
+    for (const char* w : {"i", "_ind", "_in_ind", "_out_ind", "_J", "return", "continue", "break", "goto"}) {
+      if (detail::names(*text, w)) return false;
+    }
+  }
+  return true;
+}
+
+Array fused(detail::UserKernelState& s, const RedCall& c, const std::vector<KernelArg>& args, const std::string& sig) {
+  const auto ops = s.fused_ops_by(sig, [&] { return fused_ops(s, c); });
+  std::uint32_t axes = 0;
+  for (int d : c.red) axes |= 1u << d;
+  const detail::NodeRef mapped = detail::make_user(ops[0], c.reduce_type, c.shape,
+                                                   detail::fused_inputs(s, c.types.in_dtypes, args, c.shape));
+  const detail::NodeRef reduced = detail::make_user_reduce(mapped, axes, ops[1]);
+  const Array out(detail::make_user(ops[2], c.types.out_dtypes[0], reduced->shape, {reduced}));
   return out.shape() == c.out ? out : out.reshape(c.out);
 }
 
@@ -277,24 +293,33 @@ ReductionKernel::ReductionKernel(std::string in_params, std::string out_params, 
 const std::string& ReductionKernel::name() const { return state_->name; }
 
 std::string ReductionKernel::source(const std::vector<KernelArg>& args, Axes axis, bool keepdims) const {
-  return red_source(*state_, plan_call(*state_, args, axis, keepdims), args);
+  return red_source(*state_, plan_full(*state_, args, axis, keepdims), args);
 }
 
 KernelOutputs ReductionKernel::operator()(const std::vector<KernelArg>& args, Axes axis, bool keepdims) const {
   const auto st = state_;
-  const RedCall c = plan_call(*st, args, axis, keepdims);
+  RedCall c = plan_call(*st, args, axis, keepdims);
   std::int64_t n_red = 1;
   for (int d : c.red) n_red *= c.shape[d];
   if (n_red == 0 && st->identity.empty() && c.out.numel() > 0) {
     throw ValueError(fmt::format("zero-size array to reduction operation {} which has no identity", st->name));
   }
+  if (fusable(*st, c, args)) {
+    const std::string sig = fmt::format("{}|fused|{}", detail::signature_of(c.types, args), static_cast<int>(c.reduce_type));
+    // The expressions' errors at this line: the kernel of its own for some layout, compiled once
+    // (the kernel the nodes join compiles later).
+    const auto module = st->module_by(sig, [&] {
+      RedCall full = c;
+      plan_layout(full);
+      return red_source(*st, full, args);
+    }, st->red.options);
+    module->compile_only();
+    return KernelOutputs({fused(*st, c, args, sig)});
+  }
+  plan_layout(c);
   const std::string sig = fmt::format("{}|{}|{}|{}|{}", detail::signature_of(c.types, args), c.kgroups.size(),
                                       c.rgroups.size(), c.inputs.size(), static_cast<int>(c.reduce_type));
   const auto module = st->module_by(sig, [&] { return red_source(*st, c, args); }, st->red.options);
-  if (auto node = fused(*st, c, args)) {
-    module->compile_only();  // the expressions' errors at this line (the kernel they join compiles later)
-    return KernelOutputs({*node});
-  }
   module->check_compiles();
   if (rt::has_gpu()) (void)module->kernel(st->name, st->name);
 

@@ -242,6 +242,16 @@ std::shared_ptr<UserModule> UserKernelState::module_by(const std::string& signat
   return m;
 }
 
+UserKernelState::FusedOps UserKernelState::fused_ops_by(const std::string& signature, const std::function<FusedOps()>& make) {
+  {
+    std::lock_guard lock(mu);
+    if (auto it = fused_ops.find(signature); it != fused_ops.end()) return it->second;
+  }
+  FusedOps ops = make();
+  std::lock_guard lock(mu);
+  return fused_ops.emplace(signature, std::move(ops)).first->second;
+}
+
 std::string signature_of(const Resolution& r, const std::vector<KernelArg>& args) {
   std::string s;
   for (DType t : r.in_dtypes) s += static_cast<char>('a' + static_cast<int>(t));
@@ -267,6 +277,21 @@ bool names(const std::string& text, const std::string& id) {
     if ((at == 0 || !ident(text[at - 1])) && (end == text.size() || !ident(text[end]))) return true;
   }
   return false;
+}
+
+std::vector<NodeRef> fused_inputs(const UserKernelState& s, const std::vector<DType>& dtypes,
+                                  const std::vector<KernelArg>& args, const Shape& shape) {
+  std::vector<NodeRef> inputs;
+  for (std::size_t k = 0; k < s.in.size(); ++k) {
+    const DType t = dtypes[k];
+    if (args[k].kind() == KernelArg::Kind::Scalar) {
+      inputs.push_back(make_constant(args[k].value().cast(t), false));
+    } else {
+      const Array a = args[k].array().dtype() == t ? args[k].array() : args[k].array().astype(t);
+      inputs.push_back(leaf_of(a.broadcast_to(shape), s.name.c_str()));
+    }
+  }
+  return inputs;
 }
 
 }  // namespace detail

@@ -58,6 +58,8 @@ Shape broadcast_strides(const Shape& shape, const Shape& strides, const Shape& t
 // rank) let one index cover.
 std::vector<std::vector<int>> collapse_groups(const Shape& shape, const std::vector<Shape>& strides);
 
+struct UserOp;  // graph/node.hpp
+
 struct UserKernelState {
   std::string name;
   std::vector<UserParam> in, out;
@@ -74,6 +76,17 @@ struct UserKernelState {
   // a repeated call generates no source text.
   std::shared_ptr<UserModule> module_by(const std::string& signature, const std::function<std::string()>& source,
                                         const std::vector<std::string>& options);
+  // The graph nodes' code of a fused call (map, state, post-map; or the elementwise body), made
+  // once per signature: a repeated call formats and hashes no source text.
+  using FusedOps = std::vector<std::shared_ptr<const UserOp>>;
+  FusedOps fused_ops_by(const std::string& signature, const std::function<FusedOps()>& make);
+  std::map<std::string, FusedOps> fused_ops;
 };
+
+struct Node;  // graph/node.hpp
+// The arguments of a call made graph nodes: scalars as constants of their parameter's dtype,
+// arrays cast to it and broadcast to `shape`.
+std::vector<std::shared_ptr<const Node>> fused_inputs(const UserKernelState& s, const std::vector<DType>& dtypes,
+                                                      const std::vector<KernelArg>& args, const Shape& shape);
 
 }  // namespace loom::detail
