@@ -98,8 +98,8 @@ def result_text(r):
 CALLS = {
     # The extra argument: constant_values (constant), end_values (linear_ramp), stat_length (the rest).
     "pad": lambda a, w, mode, *x: np.pad(a, w, mode=mode, **(
-        {} if not x else {"constant": {"constant_values": x[0]}, "linear_ramp": {"end_values": x[0]}}.get(
-            mode, {"stat_length": x[0]}))),
+        {} if not x else {"reflect_type": x[0]} if isinstance(x[0], str) else
+        {"constant": {"constant_values": x[0]}, "linear_ramp": {"end_values": x[0]}}.get(mode, {"stat_length": x[0]}))),
     "delete": lambda a, obj, axis: np.delete(a, obj, axis),
     "insert": lambda a, obj, v, axis: np.insert(a, obj, v, axis),
     "indices": lambda dims, dtype: np.indices(tuple(dims), dtype=dtype),
@@ -243,6 +243,14 @@ def cases():
         add("pad", A((5,), f32, 1), Pads([(1, 2)]), Word(mode), 9)
         add("pad", A((3, 4), i8), Pads([(1, 1), (2, 0)]), Word(mode), 1)
     add("pad", A((2, 5)), Pads([(2, 3)]), Word("maximum"), 0)
+    for mode in ["reflect", "symmetric"]:  # reflect_type
+        add("pad", A((3,)), Pads([(2, 1)]), Word(mode), Word("odd"))
+        add("pad", A((4,)), Pads([(7, 9)]), Word(mode), Word("odd"))
+        add("pad", A((2, 3), f32), Pads([(1, 2), (4, 3)]), Word(mode), Word("odd"))
+        add("pad", A((3,), u8), Pads([(2, 2)]), Word(mode), Word("odd"))
+        add("pad", A((1, 3)), Pads([(2, 2)]), Word(mode), Word("odd"))
+        add("pad", A((3, 2), "float64", 2), Pads([(3, 1), (2, 5)]), Word(mode), Word("odd"))
+        add("pad", A((3,)), Pads([(2, 1)]), Word(mode), Word("even"))
     # diagonals and triangles
     add("diagonal", A((3, 4)), 0, 0, 1)
     add("diagonal", A((3, 4)), 2, 0, 1)

@@ -81,6 +81,9 @@ struct PadOptions {
   // modes "maximum", "minimum", "mean": how many values at each edge the statistic takes (all
   // when empty; more than the axis has means all).
   std::optional<std::int64_t> stat_length = std::nullopt;
+  // modes "reflect", "symmetric": "even" (the values mirrored) or "odd" (mirrored about the edge:
+  // 2 * edge - value, NumPy's extension of the trend, chunk by chunk past the array's length).
+  std::string reflect_type = "even";
 };
 // (before, after) for every axis, or one pair for all, or one width for all.
 Array pad(const Array& a, const std::vector<std::pair<std::int64_t, std::int64_t>>& pad_width,

@@ -104,6 +104,40 @@ Array pad_ramp(const Array& a, int axis, std::int64_t before, std::int64_t after
   return concatenate(parts, axis);
 }
 
+// reflect or symmetric with reflect_type "odd" along one axis, as NumPy builds it: chunks of the
+// values so far, mirrored and taken from twice the edge, joined on both sides until the widths
+// are filled (a chunk is at most the part of the array so far whose length is a whole number of
+// the original's periods).
+Array pad_odd(const Array& a, int axis, std::int64_t left, std::int64_t right, bool symmetric) {
+  const std::int64_t n0 = a.shape()[axis];
+  const DType t = a.dtype();
+  if (n0 == 1) return pad_stat(a, axis, left, right, "maximum", std::nullopt);  // a singleton axis: its edge
+  const std::int64_t e = symmetric ? 1 : 0;  // the edge itself mirrored (symmetric) or not (reflect)
+  const auto mirror_about = [&](const Array& chunk, const Array& edge) {
+    const Array m = edge * 2 - chunk;
+    return m.dtype() == t ? m : m.astype(t);
+  };
+  Array cur = a;
+  while (left > 0 || right > 0) {
+    const std::int64_t m = cur.shape()[axis];
+    const std::int64_t period = symmetric ? m / n0 * n0 : (m - 1) / (n0 - 1) * (n0 - 1);
+    std::vector<Array> parts;
+    if (left > 0) {
+      const std::int64_t k = std::min(period, left);
+      parts.push_back(mirror_about(cur.slice(axis, 1 - e, k - e + 1).flip(axis), cur.slice(axis, 0, 1)));
+      left -= k;
+    }
+    parts.push_back(cur);
+    if (right > 0) {
+      const std::int64_t k = std::min(period, right);
+      parts.push_back(mirror_about(cur.slice(axis, m - 1 + e - k, m - 1 + e).flip(axis), cur.slice(axis, m - 1, m)));
+      right -= k;
+    }
+    cur = concatenate(parts, axis);
+  }
+  return cur;
+}
+
 }  // namespace
 
 Array pad(const Array& a, const Widths& width_in, const PadOptions& o) {
@@ -122,6 +156,9 @@ Array pad(const Array& a, const Widths& width_in, const PadOptions& o) {
                                  "linear_ramp", "maximum", "minimum", "mean"};
   if (std::find(std::begin(kModes), std::end(kModes), o.mode) == std::end(kModes)) {
     throw ValueError(fmt::format("mode '{}' is not supported", o.mode));
+  }
+  if (o.reflect_type != "even" && o.reflect_type != "odd") {
+    throw ValueError(fmt::format("pad: reflect_type must be 'even' or 'odd', not '{}'", o.reflect_type));
   }
   Shape out = a.shape(), start;
   for (int d = 0; d < nd; ++d) {
@@ -155,6 +192,14 @@ Array pad(const Array& a, const Widths& width_in, const PadOptions& o) {
       if (b == 0 && f == 0) continue;
       r = o.mode == "linear_ramp" ? pad_ramp(r, d, b, f, ends[static_cast<std::size_t>(d)])
                                   : pad_stat(r, d, b, f, o.mode, o.stat_length);
+    }
+    return r;
+  }
+  if (o.reflect_type == "odd" && (o.mode == "reflect" || o.mode == "symmetric")) {
+    Array r = a;  // axis by axis, each over the array padded so far (NumPy's order)
+    for (int d = 0; d < nd; ++d) {
+      const auto [b, f] = width[static_cast<std::size_t>(d)];
+      if (b > 0 || f > 0) r = pad_odd(r, d, b, f, o.mode == "symmetric");
     }
     return r;
   }

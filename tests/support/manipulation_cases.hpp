@@ -201,7 +201,9 @@ inline std::vector<Array> run_manipulation(const ManipCase& c) {
   if (f == "pad") {
     PadOptions o;
     o.mode = g[2].word;
-    if (g.size() > 3) {  // the table's extra argument, by mode
+    if (g.size() > 3 && g[3].kind == 'm') {
+      o.reflect_type = g[3].word;
+    } else if (g.size() > 3) {  // the table's extra argument, by mode
       const auto x = g[3].i;
       if (o.mode == "constant") o.constant_value = static_cast<double>(x);
       else if (o.mode == "linear_ramp") o.end_values = {{static_cast<double>(x), static_cast<double>(x)}};

@@ -63,6 +63,10 @@ TEST_CASE("joins, tiles, rolls and pads fuse into the kernel that consumes them"
   const loom::Slice in(1, -1), lo(0, -2), hi(2, loom::none);
   CHECK(kernels_of(p[{lo, in}] + p[{hi, in}] + p[{in, lo}] + p[{in, hi}] - 4 * p[{in, in}]) == 1);
   CHECK(kernels_of(loom::pad(m, {{2, 3}, {1, 0}}, {.mode = "constant", .constant_value = 5})) == 1);
+  // reflect_type "odd": NumPy's chunks, mirrored about the edges, joined: still one kernel.
+  CHECK(kernels_of(loom::pad(m, {{2, 3}, {150, 1}}, {.mode = "symmetric", .reflect_type = "odd"}) * 2) == 1);
+  CHECK_THROWS_MATCHES(loom::pad(m, 1, {.mode = "reflect", .reflect_type = "bad"}), loom::ValueError,
+                       Catch::Matchers::Message("pad: reflect_type must be 'even' or 'odd', not 'bad'"));
   CHECK(kernels_of(loom::triu(m, 1) + loom::tril(m)) == 1);
   // A tile of a computed array reads it at the tiled positions: no copy first.
   CHECK(kernels_of(loom::tile(m * 2, {2, 2})) == 1);
