@@ -86,6 +86,15 @@ std::vector<std::string> prelude_includes(std::initializer_list<const KernelPlan
   return h;
 }
 
+std::vector<std::string> user_options(std::initializer_list<const KernelPlan*> plans) {
+  for (const KernelPlan* p : plans) {
+    for (const KValue& v : p->values) {
+      if (v.op == Op::User && !v.node->user()->options.empty()) return v.node->user()->options;
+    }
+  }
+  return {};
+}
+
 void emit_user_preambles(SourceWriter& w, std::initializer_list<const KernelPlan*> plans) {
   std::vector<const std::string*> seen;
   for (const KernelPlan* p : plans) {

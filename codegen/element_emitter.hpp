@@ -23,6 +23,8 @@ std::vector<std::string> prelude_includes(std::initializer_list<const KernelPlan
                                           bool& needs_cuda_include);
 // The preambles of the user ops (Op::User) in these plans, each once, after the includes.
 void emit_user_preambles(SourceWriter& w, std::initializer_list<const KernelPlan*> plans);
+// The NVRTC options of the user ops in these plans (all the same: partition.cpp), else none.
+std::vector<std::string> user_options(std::initializer_list<const KernelPlan*> plans);
 
 // `struct Args { ... };` with one field per parameter (plans[section] holds a field's leaf).
 void emit_args(SourceWriter& w, std::span<const Param> params, const KernelPlan* const plans[2]);

@@ -32,6 +32,7 @@ class Emitter {
     KernelSource ks;
     ks.name = kernel_name(p_);
     ks.headers = prelude_includes({&p_}, ks.needs_cuda_include);
+    ks.options = user_options({&p_});
 
     w_.line("// loom kernel {}", ks.name);
     for (std::size_t o = 0; o < p_.outputs.size(); ++o) {

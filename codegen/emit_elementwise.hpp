@@ -18,6 +18,7 @@ struct KernelSource {
   std::string text;
   std::vector<std::string> headers;  // prelude headers it includes
   bool needs_cuda_include = false;   // float16/bfloat16: cuda_fp16.h / cuda_bf16.h
+  std::vector<std::string> options;  // NVRTC options of the user code it holds (partition.cpp)
 };
 
 KernelSource emit_elementwise(const KernelPlan& plan, std::span<const Param> params);

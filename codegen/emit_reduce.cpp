@@ -69,6 +69,7 @@ KernelSource ReduceEmitter::run() {
   ks.name = kernel_name(p_);
   ks.headers = prelude_includes({&p_, &pro_}, ks.needs_cuda_include);
   ks.headers.push_back("loom_reduce.cuh");
+  ks.options = user_options({&p_, &pro_});
 
   w_.line("// loom kernel {}", ks.name);
   for (std::size_t o = 0; o < p_.outputs.size(); ++o) {

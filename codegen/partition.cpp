@@ -166,7 +166,7 @@ std::optional<Plan> single_kernel(std::span<const NodeRef> outputs, const Partit
   while (top > 0) {
     const Node* n = stack[--top];
     if (acts_as_leaf(*n)) continue;
-    if (n->force_materialize || n->op == Op::Reduce) return std::nullopt;
+    if (n->force_materialize || n->op == Op::Reduce || has_user_options(*n)) return std::nullopt;
     for (int i = 0; i < n->num_inputs; ++i) {
       const Node* in = n->inputs[static_cast<std::size_t>(i)].get();
       if (std::find(seen.begin(), seen.begin() + static_cast<std::ptrdiff_t>(num_seen), in) !=
@@ -217,6 +217,20 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
   }
   for (const Node* n : extra_cuts) {
     cut(n, n->op == Op::View ? "a reshape of this view needs it contiguous" : "read from memory (a gather's source)");
+  }
+  // A user kernel compiled with NVRTC options of its own shares its kernel only with code compiled
+  // the same way: its result is materialized, and so is what it reads (through views), unless
+  // that is a user node with the same options.
+  for (const Node* n : order) {
+    if (!has_user_options(*n)) continue;
+    cut(n, "a user kernel compiled with its own NVRTC options");
+    for (int i = 0; i < n->num_inputs; ++i) {
+      const Node* in = n->inputs[static_cast<std::size_t>(i)].get();
+      while (detail::is_view(in->op) && !acts_as_leaf(*in)) in = in->inputs[0].get();
+      if (!(has_user_options(*in) && in->user()->options == n->user()->options)) {
+        cut(in, "read by a user kernel compiled with NVRTC options of its own");
+      }
+    }
   }
   if (!options.fusion) {
     for (const Node* n : order) {

@@ -142,22 +142,30 @@ std::string ew_source(const detail::UserKernelState& s, const EwCall& c, const s
       fmt::arg("after", s.ew.after_loop));
 }
 
-// The call as an Op::User node that fuses with the ops around it, when it can be one: one
-// output, no raw parameter, at most 3 arguments, no loop code, NVRTC options or size, dtypes
+// Why the call cannot be an Op::User node that fuses with the ops around it ("" when it can):
+// it can with one output, no raw parameter, at most 3 arguments, no loop code or size, dtypes
 // loom's kernels hold as they are (bool, integers, float32, float64), and a body that is a
-// statement list of its own (no `i`, `_ind`, return, continue, break, goto).
-std::optional<Array> fused(detail::UserKernelState& s, const EwCall& c, const std::vector<KernelArg>& args,
-                           const std::string& sig) {
-  if (s.out.size() != 1 || args.size() != s.in.size() || args.size() > 3) return std::nullopt;
-  if (!s.ew.loop_prep.empty() || !s.ew.after_loop.empty() || !s.ew.options.empty() || s.ew.size >= 0) return std::nullopt;
-  if (s.out[0].raw || !detail::fusable_dtype(c.types.out_dtypes[0])) return std::nullopt;
-  for (std::size_t k = 0; k < s.in.size(); ++k) {
-    if (s.in[k].raw || !detail::fusable_dtype(c.types.in_dtypes[k])) return std::nullopt;
-  }
+// statement list of its own (no `i`, `_ind`, return, continue, break, goto). NVRTC options are
+// kept on the node (its kernel is compiled with them and holds nothing compiled otherwise).
+std::string why_own_kernel(const detail::UserKernelState& s, const EwCall& c, const std::vector<KernelArg>& args) {
+  if (s.out.size() != 1) return "several outputs";
+  if (args.size() > 3) return "more than 3 arguments";
+  if (!s.ew.loop_prep.empty() || !s.ew.after_loop.empty()) return "loop_prep or after_loop code";
+  if (s.ew.size >= 0) return "a size of its own";
+  if (s.out[0].raw || std::any_of(s.in.begin(), s.in.end(), [](const UserParam& p) { return p.raw; })) return "a raw parameter";
+  bool dtypes = detail::fusable_dtype(c.types.out_dtypes[0]);
+  for (std::size_t k = 0; k < s.in.size(); ++k) dtypes = dtypes && detail::fusable_dtype(c.types.in_dtypes[k]);
+  if (!dtypes) return "a dtype other than bool, the integers, float32 and float64";
   for (const char* w : {"i", "_ind", "return", "continue", "break", "goto"}) {
-    if (detail::names(s.body, w)) return std::nullopt;
+    if (detail::names(s.body, w)) return fmt::format("its body uses `{}`", w);
   }
-  if (std::any_of(s.in.begin(), s.in.end(), detail::value_like) || detail::value_like(s.out[0])) return std::nullopt;
+  if (std::any_of(s.in.begin(), s.in.end(), detail::value_like) || detail::value_like(s.out[0])) {
+    return "a parameter named like a generated value (v<k>)";
+  }
+  return "";
+}
+
+Array fused(detail::UserKernelState& s, const EwCall& c, const std::vector<KernelArg>& args, const std::string& sig) {
   const auto ops = s.fused_ops_by(sig, [&] {
     // A block of statements that sets "@out@" (no lambda: NVRTC inlines a block wherever the
     // element function goes, a lambda's call it may not).
@@ -171,7 +179,10 @@ std::optional<Array> fused(detail::UserKernelState& s, const EwCall& c, const st
     op->name = s.name;
     op->expr = std::move(e);
     op->preamble = s.ew.preamble;
-    op->hash = std::hash<std::string>{}(op->name + '\0' + op->expr + '\0' + op->preamble);
+    op->options = s.ew.options;
+    std::string all = op->name + '\0' + op->expr + '\0' + op->preamble;
+    for (const std::string& o : op->options) all += '\0' + o;
+    op->hash = std::hash<std::string>{}(all);
     return detail::UserKernelState::FusedOps{std::move(op)};
   });
   return Array(detail::make_user(ops[0], c.types.out_dtypes[0], c.shape, detail::fused_inputs(s, c.types.in_dtypes, args, c.shape)));
@@ -210,16 +221,19 @@ KernelOutputs ElementwiseKernel::operator()(const std::vector<KernelArg>& args) 
   const EwCall c = plan_call(*st, args);
   const std::string sig = fmt::format("{}|{}|{}", detail::signature_of(c.types, args), c.groups.size(), strided_count(c));
   const auto module = st->module_by(sig, [&] { return ew_source(*st, c, args); }, st->ew.options);
-  if (auto node = fused(*st, c, args, sig)) {
+  const std::string why = why_own_kernel(*st, c, args);
+  if (why.empty()) {
+    const Array node = fused(*st, c, args, sig);
     module->compile_only();  // the body's errors at this line (the kernel it joins compiles later)
-    return KernelOutputs({*node});
+    return KernelOutputs({node});
   }
   module->check_compiles();  // at this line: NVRTC's errors (and, on a GPU, a wrong name)
   if (rt::has_gpu()) (void)module->kernel(st->name, st->name);
 
   auto spec = std::make_shared<detail::CallSpec>();
   spec->name = st->name;
-  spec->text = fmt::format("ElementwiseKernel {} ({} dim(s) after collapsing)", st->name, c.groups.size());
+  spec->text = fmt::format("ElementwiseKernel {} ({} dim(s) after collapsing; a kernel of its own: {})", st->name,
+                           c.groups.size(), why);
   for (const Array& a : c.inputs) spec->inputs.push_back(detail::leaf_of(a, "ElementwiseKernel"));
   for (DType t : c.types.out_dtypes) spec->outputs.push_back({t, c.shape});
   // Scalars' bytes in their parameter's dtype, in parameter order.

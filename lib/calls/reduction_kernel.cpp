@@ -241,19 +241,25 @@ detail::UserKernelState::FusedOps fused_ops(const detail::UserKernelState& s, co
 // an Op::User node on the result (the epilogue). It can when there is one output and an identity,
 // no NVRTC options, at most 3 arguments, reduced dims, dtypes loom's kernels hold as they are,
 // and expressions that use no index (i, _ind, _in_ind, _out_ind, _J) or jump.
-bool fusable(const detail::UserKernelState& s, const RedCall& c, const std::vector<KernelArg>& args) {
-  if (s.out.size() != 1 || s.identity.empty() || !s.red.options.empty() || args.size() > 3 || c.red.empty()) return false;
-  if (!detail::fusable_dtype(c.types.out_dtypes[0]) || !detail::fusable_dtype(c.reduce_type)) return false;
-  for (std::size_t k = 0; k < s.in.size(); ++k) {
-    if (!detail::fusable_dtype(c.types.in_dtypes[k]) || detail::value_like(s.in[k])) return false;
+// Why the call cannot be graph nodes ("" when it can).
+std::string why_own_kernel(const detail::UserKernelState& s, const RedCall& c, const std::vector<KernelArg>& args) {
+  if (s.out.size() != 1) return "several outputs";
+  if (s.identity.empty()) return "no identity";
+  if (!s.red.options.empty()) return "NVRTC options";
+  if (args.size() > 3) return "more than 3 arguments";
+  if (c.red.empty()) return "no reduced axis";
+  bool dtypes = detail::fusable_dtype(c.types.out_dtypes[0]) && detail::fusable_dtype(c.reduce_type);
+  for (std::size_t k = 0; k < s.in.size(); ++k) dtypes = dtypes && detail::fusable_dtype(c.types.in_dtypes[k]);
+  if (!dtypes) return "a dtype other than bool, the integers, float32 and float64";
+  if (std::any_of(s.in.begin(), s.in.end(), detail::value_like) || detail::value_like(s.out[0]) || s.out[0].name == "a") {
+    return "a parameter named like a generated value (v<k>, or an output `a`)";
   }
-  if (detail::value_like(s.out[0]) || s.out[0].name == "a") return false;
   for (const std::string* text : {&s.map_expr, &s.reduce_expr, &s.post_map_expr, &s.identity}) {
     for (const char* w : {"i", "_ind", "_in_ind", "_out_ind", "_J", "return", "continue", "break", "goto"}) {
-      if (detail::names(*text, w)) return false;
+      if (detail::names(*text, w)) return fmt::format("its code uses `{}`", w);
     }
   }
-  return true;
+  return "";
 }
 
 Array fused(detail::UserKernelState& s, const RedCall& c, const std::vector<KernelArg>& args, const std::string& sig) {
@@ -304,7 +310,8 @@ KernelOutputs ReductionKernel::operator()(const std::vector<KernelArg>& args, Ax
   if (n_red == 0 && st->identity.empty() && c.out.numel() > 0) {
     throw ValueError(fmt::format("zero-size array to reduction operation {} which has no identity", st->name));
   }
-  if (fusable(*st, c, args)) {
+  const std::string why = why_own_kernel(*st, c, args);
+  if (why.empty()) {
     const std::string sig = fmt::format("{}|fused|{}", detail::signature_of(c.types, args), static_cast<int>(c.reduce_type));
     // The expressions' errors at this line: the kernel of its own for some layout, compiled once
     // (the kernel the nodes join compiles later).
@@ -325,8 +332,9 @@ KernelOutputs ReductionKernel::operator()(const std::vector<KernelArg>& args, Ax
 
   auto spec = std::make_shared<detail::CallSpec>();
   spec->name = st->name;
-  spec->text = fmt::format("ReductionKernel {} ({} kept, {} reduced dim(s) after collapsing; a block per output)",
-                           st->name, c.kgroups.size(), c.rgroups.size());
+  spec->text = fmt::format("ReductionKernel {} ({} kept, {} reduced dim(s) after collapsing; a block per output; "
+                           "a kernel of its own: {})",
+                           st->name, c.kgroups.size(), c.rgroups.size(), why);
   for (const Array& a : c.inputs) spec->inputs.push_back(detail::leaf_of(a, "ReductionKernel"));
   for (DType t : c.types.out_dtypes) spec->outputs.push_back({t, c.out});
   std::vector<std::vector<unsigned char>> scalars(st->in.size());

@@ -65,6 +65,7 @@ rt::CompileRequest compile_request(const codegen::KernelSource& src, int cc_majo
   req.cc_major = cc_major;
   req.cc_minor = cc_minor;
   req.needs_cuda_include = src.needs_cuda_include;
+  req.extra_options = src.options;
   // Every prelude header, whichever the source includes: they include each other.
   for (const codegen::PreludeHeader& h : codegen::prelude_headers()) {
     req.headers.push_back({std::string(h.name), h.source});

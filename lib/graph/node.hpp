@@ -145,6 +145,9 @@ struct UserOp {
   std::string name;
   std::string expr;
   std::string preamble;
+  // NVRTC options the user's code is compiled with: the kernel holding it is compiled with them,
+  // and holds no node compiled otherwise (codegen/partition.cpp cuts around it).
+  std::vector<std::string> options;
   std::uint64_t hash = 0;
 };
 
@@ -268,6 +271,9 @@ NodeRef make_user(std::shared_ptr<const UserOp> op, DType dtype, const Shape& sh
 NodeRef make_reduce(NodeRef input, ReduceKind kind, std::uint32_t axes, std::int64_t ddof = 0);
 // ReduceKind::User over `axes` of `input`, its state defined by `op` (see ReduceKind::User).
 NodeRef make_user_reduce(NodeRef input, std::uint32_t axes, std::shared_ptr<const UserOp> op);
+
+// A user node whose code is compiled with NVRTC options of its own.
+inline bool has_user_options(const Node& n) { return n.op == Op::User && !n.user()->options.empty(); }
 
 // A node with its evaluated result counts as a leaf for every later plan.
 inline bool acts_as_leaf(const Node& n) { return is_leaf(n.op) || n.realized() != nullptr; }

@@ -198,6 +198,17 @@ TEST_CASE("a user reduction runs on loom's strategies, fused, the same bits ever
   CHECK(Array(isum({loom::zeros({4, 0}, DType::Int32)}, 1)).to_host<std::int64_t>() == std::vector<std::int64_t>(4, 1));
 }
 
+TEST_CASE("a user kernel with NVRTC options runs compiled with them, between built-in ops", "[gpu][kernels]") {
+  std::mt19937_64 rng(77);
+  const loom::ElementwiseKernel tripled("T x", "T y", "y = x * SCALE", "tripled", {.options = {"-DSCALE=3"}});
+  const Array x = loom::test::random_array(DType::Float32, {1000, 37}, rng).eval();
+  const Array got = loom::exp(Array(tripled(x * 0.25f)) + 1.0f).eval();
+  const Array want = loom::exp(x * 0.25f * 3.0f + 1.0f);
+  CHECK(loom::test::compare(loom::test::device_of(got), loom::test::device_of(want), 1e-6, 1e-6) == "");
+  const Array t = x.T();  // a strided view of a buffer: read in place by the user kernel
+  CHECK(Array(tripled(t)).to_host<float>() == (t * 3.0f).to_host<float>());
+}
+
 TEST_CASE("user kernels compile once for every scalar value", "[gpu][kernels]") {
   const Array x = loom::ones({64}, DType::Float32).eval();
   const loom::ElementwiseKernel scale("T x, T s", "T y", "y = x * s", "scale_by");

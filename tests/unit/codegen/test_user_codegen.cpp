@@ -102,3 +102,30 @@ TEST_CASE("a user kernel that cannot be one node is a launch of its own", "[kern
   const loom::ElementwiseKernel fusable("T x", "T y", "y = x", "fusable");
   CHECK_THAT(loom::explain_string({fusable(x)}), !Catch::Matchers::Contains("ElementwiseKernel fusable"));
 }
+
+TEST_CASE("a user kernel with NVRTC options shares its kernel only with code compiled alike", "[kernels][codegen]") {
+  const loom::ElementwiseKernel tripled("T x", "T y", "y = x * SCALE", "tripled", {.options = {"-DSCALE=3"}});
+  const Array x = loom::empty({1000}, DType::Float32);
+  CHECK(plans(tripled(x)).size() == 1);  // on a buffer: its own kernel, compiled with -DSCALE=3
+  const Array r = loom::exp(tripled(x * 2) + 1);
+  const auto kp = plans(r);
+  REQUIRE(kp.size() == 3);  // x * 2; the user node; exp(. + 1)
+  int with_options = 0;
+  for (const auto& k : kp) {
+    const auto src = loom::codegen::emit_kernel(k, loom::codegen::kernel_params(k));
+    if (src.options.empty()) continue;
+    ++with_options;
+    CHECK(src.options == std::vector<std::string>{"-DSCALE=3"});
+    CHECK_THAT(src.text, Catch::Matchers::Contains("y = x * SCALE"));
+    const auto compiled = loom::rt::compile_cubin(loom::exec::compile_request(src, 9, 0));  // NVRTC sees the option
+    CHECK(!compiled.cubin.empty());
+  }
+  CHECK(with_options == 1);
+  CHECK_THAT(loom::explain_string({r}), Catch::Matchers::Contains("a user kernel compiled with its own NVRTC options"));
+  // The options are the node's: other options, another kernel.
+  const loom::ElementwiseKernel other("T x", "T y", "y = x * SCALE", "tripled", {.options = {"-DSCALE=4"}});
+  CHECK(plans(tripled(x))[0].key != plans(other(x))[0].key);
+  // A kernel of its own says why.
+  const loom::ElementwiseKernel with_i("T x", "T y", "y = x + i", "with_i");
+  CHECK_THAT(loom::explain_string({with_i(x)}), Catch::Matchers::Contains("a kernel of its own: its body uses `i`"));
+}
