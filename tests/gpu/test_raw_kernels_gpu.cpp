@@ -78,13 +78,13 @@ template <class T> __global__ void scale(const T* x, T* y, T s, int n) {
   if (i < n) y[i] = x[i] * s;
 }
 extern "C" __global__ void touch() { atomicAdd(&hits, 1); }
-extern "C" __global__ void two_phase(float* y, int n) {
+extern "C" __global__ void two_phase(float* y, float* z, int n) {
   namespace cg = cooperative_groups;
   cg::grid_group g = cg::this_grid();
   int i = g.thread_rank();
   if (i < n) y[i] = i;
   g.sync();
-  if (i < n) y[i] += y[(i + 1) % n];
+  if (i < n) z[i] = y[i] + y[(i + 1) % n];
 }
 )",
                             {.enable_cooperative_groups = true}, {"scale<float>", "scale<double>"});
@@ -105,8 +105,9 @@ extern "C" __global__ void two_phase(float* y, int n) {
   CHECK(mod.get_global("table").nbytes == 4 * sizeof(float));
   // Cooperative: a grid-wide barrier between the two phases.
   const int n = 4 * 256;
-  const auto y = mod.get_function("two_phase")({4}, {256}, {loom::Out{{n}, DType::Float32}, n});
-  const auto yh = y[0].to_host<float>();
+  // (The second phase writes another array: reading y while it is written would race.)
+  const auto y = mod.get_function("two_phase")({4}, {256}, {loom::Out{{n}, DType::Float32}, loom::Out{{n}, DType::Float32}, n});
+  const auto yh = y[1].to_host<float>();
   int bad = 0;
   for (int i = 0; i < n; ++i) bad += yh[static_cast<std::size_t>(i)] != static_cast<float>(i + (i + 1) % n);
   CHECK(bad == 0);
