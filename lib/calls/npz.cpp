@@ -86,31 +86,26 @@ void write_npz(const std::string& path_in, const std::vector<std::pair<std::stri
     const auto crc = static_cast<std::uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(raw.data()), raw.size()));
     const auto offset = static_cast<std::uint32_t>(file.size());
     const std::uint32_t method = compress ? 8 : 0;
+    // The fields the local and the central header share, from "version needed" to "extra".
+    const auto common = [&](std::vector<std::byte>& h) {
+      put16(h, 20);  // version needed: 2.0
+      put16(h, 0);   // flags
+      put16(h, method);
+      put16(h, time);
+      put16(h, date);
+      put32(h, crc);
+      put32(h, static_cast<std::uint32_t>(data.size()));
+      put32(h, static_cast<std::uint32_t>(raw.size()));
+      put16(h, static_cast<std::uint32_t>(member.size()));
+      put16(h, 0);  // extra
+    };
     put32(file, kLocal);
-    put16(file, 20);  // version needed: 2.0
-    put16(file, 0);   // flags
-    put16(file, method);
-    put16(file, time);
-    put16(file, date);
-    put32(file, crc);
-    put32(file, static_cast<std::uint32_t>(data.size()));
-    put32(file, static_cast<std::uint32_t>(raw.size()));
-    put16(file, static_cast<std::uint32_t>(member.size()));
-    put16(file, 0);  // extra
+    common(file);
     put_text(file, member);
     file.insert(file.end(), data.begin(), data.end());
     put32(central, kCentral);
     put16(central, 20);  // made by
-    put16(central, 20);  // needed
-    put16(central, 0);
-    put16(central, method);
-    put16(central, time);
-    put16(central, date);
-    put32(central, crc);
-    put32(central, static_cast<std::uint32_t>(data.size()));
-    put32(central, static_cast<std::uint32_t>(raw.size()));
-    put16(central, static_cast<std::uint32_t>(member.size()));
-    put16(central, 0);  // extra
+    common(central);
     put16(central, 0);  // comment
     put16(central, 0);  // disk
     put16(central, 0);  // internal attributes

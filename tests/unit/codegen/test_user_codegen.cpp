@@ -10,6 +10,7 @@
 
 #include "codegen/emit_elementwise.hpp"
 #include "exec/realize.hpp"
+#include "support/kernel_plans.hpp"
 #include "support/nvrtc_batch.hpp"
 
 using loom::Array;
@@ -17,10 +18,7 @@ using loom::DType;
 
 namespace {
 
-std::vector<loom::codegen::KernelPlan> plans(const Array& a) {
-  const std::vector<loom::detail::NodeRef> nodes{a.node()};
-  return loom::exec::prepare(nodes).kernels;
-}
+using loom::test::plans;
 
 std::string source_of(const loom::codegen::KernelPlan& kp) {
   return loom::codegen::emit_kernel(kp, loom::codegen::kernel_params(kp)).text;

@@ -13,6 +13,7 @@
 
 #include "codegen/emit_elementwise.hpp"
 #include "exec/realize.hpp"
+#include "support/kernel_plans.hpp"
 #include "support/nvrtc_batch.hpp"
 
 using loom::Array;
@@ -20,10 +21,7 @@ using loom::DType;
 
 namespace {
 
-std::vector<loom::codegen::KernelPlan> plans(const Array& a) {
-  const std::vector<loom::detail::NodeRef> nodes{a.node()};
-  return loom::exec::prepare(nodes).kernels;
-}
+using loom::test::plans;
 
 const loom::ReductionKernel& l2norm() {
   static const loom::ReductionKernel k("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm");

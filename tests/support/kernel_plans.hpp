@@ -1,0 +1,18 @@
+#pragma once
+// The kernels eval() would run for an array, planned without running anything (codegen tests).
+
+#include <vector>
+
+#include <loom/array.hpp>
+
+#include "codegen/kernel_plan.hpp"
+#include "exec/realize.hpp"
+
+namespace loom::test {
+
+inline std::vector<codegen::KernelPlan> plans(const Array& a) {
+  const std::vector<detail::NodeRef> nodes{a.node()};
+  return exec::prepare(nodes).kernels;
+}
+
+}  // namespace loom::test
