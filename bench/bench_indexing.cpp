@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
   const auto masked_where = [&] { loom::where(x < 0, 0.0f, x).eval(); };
   std::printf("masked write: %llu kernel(s)\n", static_cast<unsigned long long>(kernels(masked_at)));
   rep.bandwidth("masked write x.at(x < 0).set(0), 2^26 f32", loom::bench::time_ms(masked_at), 8.0 * n);
-  rep.bandwidth("masked write x[x < 0] = 0 (reads x[x < 0] first)", loom::bench::time_ms([&] {
+  rep.bandwidth("masked write y[y < 0] = 0 on a named array", loom::bench::time_ms([&] {
                   Array y = x;
                   y[y < 0] = 0;
                   y.eval();

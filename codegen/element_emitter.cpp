@@ -249,11 +249,24 @@ std::string ElementEmitter::store_expr(DType t, const std::string& v) const {
 }
 
 void ElementEmitter::emit_element(const std::string& fn, const std::string& comment) {
+  emit_function(fn, comment, false);
+}
+
+void ElementEmitter::emit_guards(const std::string& fn) {
+  emit_function(fn, "Where each guarded read is meaningful: g<k> for the k-th guarded input.", true);
+}
+
+void ElementEmitter::emit_function(const std::string& fn, const std::string& comment, bool guards) {
   std::vector<std::string> args{"const Args& a"};
+  std::vector<int> guard_of;  // guards: the guard value of each guarded leaf
   for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
     const Leaf& l = leaf(j);
     switch (l.kind) {
       case LeafKind::Buffer:  // a guarded one arrives as a pointer, read only where its guard holds
+        if (guards && l.guard >= 0) {
+          guard_of.push_back(l.guard);
+          break;
+        }
         args.push_back(fmt::format("{}{}{} in{}", l.guard >= 0 ? "const " : "", storage_ctype(l.dtype),
                                    l.guard >= 0 ? "*" : "", j));
         break;
@@ -270,9 +283,10 @@ void ElementEmitter::emit_element(const std::string& fn, const std::string& comm
         break;
     }
   }
-  for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
+  for (std::size_t o = 0; o < p_.outputs.size() && !guards; ++o) {
     args.push_back(fmt::format("{}& out{}", storage_ctype(value(p_.outputs[o]).dtype), o));
   }
+  for (std::size_t k = 0; k < guard_of.size(); ++k) args.push_back(fmt::format("bool& g{}", k));
   w_.line("// {}", comment);
   w_.open_block(fmt::format("__device__ __forceinline__ void {}({})", fn, fmt::join(args, ", ")));
   // One line per value, then only those an output needs: an op may not read an input (isnan
@@ -339,7 +353,7 @@ void ElementEmitter::emit_element(const std::string& fn, const std::string& comm
     exprs[static_cast<std::size_t>(i)] = std::move(e);
   }
   std::vector<std::uint8_t> live(static_cast<std::size_t>(nv), 0);
-  for (int o : p_.outputs) live[static_cast<std::size_t>(o)] = 1;
+  for (int o : guards ? guard_of : p_.outputs) live[static_cast<std::size_t>(o)] = 1;
   for (int i = nv - 1; i >= 0; --i) {
     if (!live[static_cast<std::size_t>(i)]) continue;
     if (value(i).guard >= 0) live[static_cast<std::size_t>(value(i).guard)] = 1;
@@ -350,10 +364,11 @@ void ElementEmitter::emit_element(const std::string& fn, const std::string& comm
   for (int i = 0; i < nv; ++i) {
     if (live[static_cast<std::size_t>(i)]) w_.line("{}", lines[static_cast<std::size_t>(i)]);
   }
-  for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
+  for (std::size_t o = 0; o < p_.outputs.size() && !guards; ++o) {
     const int i = p_.outputs[o];
     w_.line("out{} = {};", o, store_expr(value(i).dtype, fmt::format("v{}", i)));
   }
+  for (std::size_t k = 0; k < guard_of.size(); ++k) w_.line("g{} = v{};", k, guard_of[k]);
   w_.close_block();
   w_.blank();
 }

@@ -40,6 +40,10 @@ class ElementEmitter {
   void emit_unravel_helpers();
   // `__device__ void fn(const Args& a, <leaf values>, <outputs by reference>)`.
   void emit_element(const std::string& fn, const std::string& comment);
+  // `__device__ void fn(const Args& a, <unguarded leaf values>, bool& g0, ...)`: the guard of
+  // each guarded buffer leaf (in leaf order), computed alone: the vector path asks whether a
+  // vector's lanes agree before it loads them (vector_guards, kernel_plan.hpp).
+  void emit_guards(const std::string& fn);
 
   std::string load_expr(const Leaf& l, const std::string& x) const;
   std::string guarded(const KValue& v, const std::string& reg, const std::string& e) const;
@@ -52,6 +56,7 @@ class ElementEmitter {
   int reduction_of(const Node* n) const;
   std::string scalar_expr(int j) const;
   std::string generator_expr(int j) const;
+  void emit_function(const std::string& fn, const std::string& comment, bool guards);
 
   const KernelPlan& p_;
   std::string pre_;

@@ -1,6 +1,7 @@
 #include "codegen/emit_elementwise.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 
 #include <fmt/format.h>
@@ -51,6 +52,7 @@ class Emitter {
     ElementEmitter ee(p_, "", w_);
     ee.emit_unravel_helpers();
     ee.emit_element("element", "One element: its inputs in, its outputs out.");
+    if (p_.vec > 1 && guarded_leaves() > 0) ee.emit_guards("guards");
     emit_kernel(ks.name);
     ks.text = w_.take();
     return ks;
@@ -206,12 +208,50 @@ class Emitter {
     }
   }
 
+  int guarded_leaves() const {
+    int n = 0;
+    for (const Leaf& l : p_.leaves) n += l.guard >= 0;
+    return n;
+  }
+
+  // The arguments of lane e of a vector at inner position `i`: unguarded buffers from their
+  // vectors, guarded ones as `guarded(j)` gives them (none when empty), generators' positions.
+  std::vector<std::string> lane_args(const std::string& i, const std::function<std::string(int)>& guarded) const {
+    std::vector<std::string> args{"a"};
+    const std::string pos = fmt::format("{} + e", i);
+    for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
+      const Leaf& l = leaf(j);
+      if (l.kind == LeafKind::Scalar || l.kind == LeafKind::Gathered) continue;
+      if (l.kind == LeafKind::Buffer) {
+        if (l.guard < 0) {
+          args.push_back(step_of(l.idx[0], nd_) == Step::Unit ? fmt::format("x{}.v[e]", j) : fmt::format("x{}", j));
+        } else if (std::string g = guarded(j); !g.empty()) {
+          args.push_back(std::move(g));
+        }
+        continue;
+      }
+      const int subs = l.kind == LeafKind::Eye ? 2 : 1;
+      for (int sub = 0; sub < subs; ++sub) args.push_back(fmt::format("(long long)({})", affine_at(j, sub, base_name(j, sub), pos)));
+    }
+    return args;
+  }
+
+  void emit_lanes(const std::string& i, const std::function<std::string(int)>& guarded) {
+    const int v = p_.vec;
+    w_.line("#pragma unroll");
+    w_.open_block(fmt::format("for (int e = 0; e < {}; ++e)", v));
+    std::vector<std::string> args = lane_args(i, guarded);
+    for (std::size_t o = 0; o < p_.outputs.size(); ++o) args.push_back(fmt::format("z{}.v[e]", o));
+    w_.line("element({});", fmt::join(args, ", "));
+    w_.close_block();
+  }
+
   // The vector body at inner position `i` (all buffers unit or zero step).
   void emit_vector_body(const std::string& i) {
     const int v = p_.vec;
     for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
       const Leaf& l = leaf(j);
-      if (l.kind != LeafKind::Buffer || l.guard >= 0) continue;  // guarded: read in the element function
+      if (l.kind != LeafKind::Buffer || l.guard >= 0) continue;  // guarded: below
       const char* s = storage_ctype(l.dtype);
       if (step_of(l.idx[0], nd_) == Step::Unit) {
         w_.line("const loom::Vec<{0}, {1}> x{2} = *reinterpret_cast<const loom::Vec<{0}, {1}>*>({3} + {4});",
@@ -223,27 +263,49 @@ class Emitter {
     for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
       w_.line("loom::Vec<{}, {}> z{};", v, storage_ctype(value(p_.outputs[o]).dtype), o);
     }
-    w_.line("#pragma unroll");
-    w_.open_block(fmt::format("for (int e = 0; e < {}; ++e)", v));
-    std::vector<std::string> args{"a"};
-    const std::string pos = fmt::format("{} + e", i);
-    for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
-      const Leaf& l = leaf(j);
-      if (l.kind == LeafKind::Scalar || l.kind == LeafKind::Gathered) continue;
-      if (l.kind == LeafKind::Buffer) {
-        if (l.guard >= 0) {
-          args.push_back(fmt::format("{} + {}", ptr_name(j), buffer_index(j, pos)));
-        } else {
-          args.push_back(step_of(l.idx[0], nd_) == Step::Unit ? fmt::format("x{}.v[e]", j) : fmt::format("x{}", j));
+    const auto scalar_ptr = [&](int j) {
+      return fmt::format("{} + {}", ptr_name(j), buffer_index(j, fmt::format("{} + e", i)));
+    };
+    const int ng = guarded_leaves();
+    if (ng == 0) {
+      emit_lanes(i, scalar_ptr);
+    } else {
+      // Guarded reads: where every lane's guards agree (a vector wholly inside or outside each
+      // box), one 16-byte load of each guarded input whose guard holds, none of the others;
+      // else each lane reads its own elements where its guards hold.
+      w_.line("bool g[{}][{}];", v, ng);
+      w_.line("#pragma unroll");
+      w_.open_block(fmt::format("for (int e = 0; e < {}; ++e)", v));
+      std::vector<std::string> args = lane_args(i, [](int) { return std::string(); });
+      for (int k = 0; k < ng; ++k) args.push_back(fmt::format("g[e][{}]", k));
+      w_.line("guards({});", fmt::join(args, ", "));
+      w_.close_block();
+      w_.line("bool agree = true;");
+      w_.line("#pragma unroll");
+      w_.open_block(fmt::format("for (int e = 1; e < {}; ++e)", v));
+      w_.line("#pragma unroll");
+      w_.line("for (int k = 0; k < {}; ++k) agree = agree && g[e][k] == g[0][k];", ng);
+      w_.close_block();
+      w_.open_block("if (agree)");
+      int k = 0;
+      for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
+        const Leaf& l = leaf(j);
+        if (l.guard < 0) continue;
+        if (step_of(l.idx[0], nd_) == Step::Unit) {
+          w_.line("loom::Vec<{0}, {1}> x{2};", v, storage_ctype(l.dtype), j);
+          w_.line("if (g[0][{0}]) x{1} = *reinterpret_cast<const loom::Vec<{2}, {3}>*>({4} + {5});", k, j, v,
+                  storage_ctype(l.dtype), ptr_name(j), i);
         }
-        continue;
+        ++k;
       }
-      const int subs = l.kind == LeafKind::Eye ? 2 : 1;
-      for (int sub = 0; sub < subs; ++sub) args.push_back(fmt::format("(long long)({})", affine_at(j, sub, base_name(j, sub), pos)));
+      emit_lanes(i, [&](int j) {
+        return step_of(leaf(j).idx[0], nd_) == Step::Unit ? fmt::format("&x{}.v[e]", j) : ptr_name(j);
+      });
+      w_.close_block();
+      w_.open_block("else");
+      emit_lanes(i, scalar_ptr);
+      w_.close_block();
     }
-    for (std::size_t o = 0; o < p_.outputs.size(); ++o) args.push_back(fmt::format("z{}.v[e]", o));
-    w_.line("element({});", fmt::join(args, ", "));
-    w_.close_block();
     for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
       w_.line("*reinterpret_cast<loom::Vec<{0}, {1}>*>({2} + {3}) = z{4};", v,
               storage_ctype(value(p_.outputs[o]).dtype), out_ptr(o), i, o);
@@ -288,8 +350,13 @@ class Emitter {
         w_.open_block(fmt::format(
             "for ({0} row = ({0})blockIdx.y * blockDim.y + threadIdx.y; row < a.rows; row += ({0})gridDim.y * blockDim.y)",
             it));
-        emit_unravel("row", nd_ - 1, reads_outer());
-        emit_bases(nd_ - 1, "row * a.inner");
+        if (p_.fast_rows != 0) {
+          emit_row_order("row");
+          emit_bases(nd_ - 1, "orow * a.inner");
+        } else {
+          emit_unravel("row", nd_ - 1, reads_outer());
+          emit_bases(nd_ - 1, "row * a.inner");
+        }
         if (p_.unroll > 1) {
           emit_unrolled("i", "a.inner");
           w_.close_block();
@@ -380,6 +447,29 @@ class Emitter {
       w_.line("r /= ({})a.n{};", idx_t_, d);
     }
     if (outer) w_.line("const {} o0 = r;", idx_t_);
+  }
+
+  // The outer coordinates of row `linear` of a reordered row loop (KernelPlan::fast_rows): the
+  // fast dims' digits first, then the others', and `orow`, the row's place in the C-order output.
+  void emit_row_order(const std::string& linear) {
+    const int dims = nd_ - 1;
+    std::vector<int> order;  // fastest first
+    for (int pass = 0; pass < 2; ++pass) {
+      for (int d = dims - 1; d >= 0; --d) {
+        if (((p_.fast_rows >> d) & 1u) == (pass == 0 ? 1u : 0u)) order.push_back(d);
+      }
+    }
+    w_.line("// rows visited with dims {} fastest: those that read the same operand rows run together",
+            fmt::join(std::vector<int>(order.begin(), order.begin() + std::popcount(p_.fast_rows)), ", "));
+    w_.line("{} r = {};", idx_t_, linear);
+    for (std::size_t k = 0; k + 1 < order.size(); ++k) {
+      w_.line("const {0} o{1} = r % ({0})a.n{1};", idx_t_, order[k]);
+      w_.line("r /= ({})a.n{};", idx_t_, order[k]);
+    }
+    w_.line("const {} o{} = r;", idx_t_, order.back());
+    std::string lin = "o0";
+    for (int d = 1; d < dims; ++d) lin = fmt::format("({}) * ({})a.n{} + o{}", lin, idx_t_, d, d);
+    w_.line("const {} orow = {};", idx_t_, lin);
   }
 
   const KernelPlan& p_;

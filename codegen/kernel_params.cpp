@@ -171,7 +171,8 @@ std::vector<Param> all_params(const KernelPlan& p) {
     case Path::Tiled:
       add(ParamKind::Rows, 0, 0, 0, "rows", "long long");
       add(ParamKind::Inner, 0, 0, 0, "inner", "long long");
-      for (int d = 1; d + 1 < nd; ++d) add(ParamKind::Extent, 0, d, 0, fmt::format("n{}", d), "long long");
+      // (n0 only where a reordered row loop reads it: fields the source does not read are dropped)
+      for (int d = 0; d + 1 < nd; ++d) add(ParamKind::Extent, 0, d, 0, fmt::format("n{}", d), "long long");
       break;
     case Path::Unravel:
       add(ParamKind::Numel, 0, 0, 0, "n", "long long");

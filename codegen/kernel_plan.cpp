@@ -42,6 +42,71 @@ void set_unroll(KernelPlan& p) {
   p.unroll = p.vec == 1 && heavy < 2 && small && (p.path == Path::Flat || p.path == Path::Rows) && p.numel > 1 ? 4 : 1;
 }
 
+}  // namespace
+
+bool vector_guards(const KernelPlan& p) {
+  const int nd = p.shape.size();
+  std::vector<int> todo;
+  for (const Leaf& l : p.leaves) {
+    if (l.guard < 0) continue;
+    if (l.kind != LeafKind::Buffer || l.unravel || l.tiled || step_of(l.idx[0], nd) == Step::Strided) return false;
+    todo.push_back(l.guard);
+  }
+  // The guards' cone: plain ops of generators, scalars and unguarded reads (values the vector
+  // path has before its guarded loads; nothing read twice, no side effect).
+  std::vector<std::uint8_t> seen(p.values.size(), 0);
+  while (!todo.empty()) {
+    const int i = todo.back();
+    todo.pop_back();
+    if (seen[static_cast<std::size_t>(i)]) continue;
+    seen[static_cast<std::size_t>(i)] = 1;
+    const KValue& v = p.values[static_cast<std::size_t>(i)];
+    if (v.guard >= 0 || v.op == Op::Gather || v.op == Op::User || v.op == Op::CheckIndex) return false;
+    if (v.leaf >= 0 && p.leaves[static_cast<std::size_t>(v.leaf)].kind == LeafKind::Gathered) return false;
+    for (int k : v.in) {
+      if (k >= 0) todo.push_back(k);
+    }
+  }
+  return true;
+}
+
+namespace {
+
+// Rows that read the same memory are visited together. An operand broadcast along an outer dim
+// (tile's copies, a stacked broadcast) is read once per index of that dim; in C order those
+// reads are the dim's stride of rows apart, and when the operand is larger than L2 holds each
+// one comes from DRAM again (tile(x, {2, 2}) of a 64 MiB x read x twice). Iterating the
+// broadcast dims fastest puts the rows that share an operand's row next to each other in the
+// row order: the re-reads hit L2. Long rows only (each row stays one contiguous run of the
+// output), and only for operands too large for L2 to keep anyway.
+void order_rows(KernelPlan& p) {
+  p.fast_rows = 0;
+  const int nd = p.shape.size();
+  if (p.path != Path::Rows || nd < 3 || p.shape[nd - 1] < 256) return;
+  std::uint32_t fast = 0;
+  for (const Leaf& l : p.leaves) {
+    if (l.kind != LeafKind::Buffer || l.unravel) continue;
+    std::uint32_t zero = 0;
+    double bytes = static_cast<double>(itemsize(l.dtype));
+    for (int d = 0; d < nd; ++d) {
+      if (l.idx[0].c[static_cast<std::size_t>(d)] == 0) {
+        if (d + 1 < nd) zero |= 1u << d;
+      } else {
+        bytes *= static_cast<double>(p.shape[d]);
+      }
+    }
+    const std::uint32_t outer = (1u << (nd - 1)) - 1;
+    if (zero != 0 && zero != outer && bytes >= 16.0 * (1 << 20)) fast |= zero;
+  }
+  // Broadcast dims already last among the outer ones: C order is that order.
+  const std::uint32_t outer = (1u << (nd - 1)) - 1;
+  if (fast == outer) return;
+  int d = nd - 2;
+  std::uint32_t suffix = 0;
+  while (d >= 0 && (fast >> d & 1u)) suffix |= 1u << d--;
+  if (suffix != fast) p.fast_rows = fast;
+}
+
 // Collapse, path, index width and vector width of an elementwise plan.
 void finish(KernelPlan& p, const KernelGroup& group, const Analysis& a) {
   for (const NodeRef& r : group.roots) p.roots.push_back(r);
@@ -90,17 +155,18 @@ void finish(KernelPlan& p, const KernelGroup& group, const Analysis& a) {
   int heavy = 0;
   for (const KValue& v : p.values) heavy += is_costly(v);
   if (heavy >= 2) p.vec = 1;
-  // Guarded reads (below a Place) are scalar loads in the element function: with vectors, a
-  // warp's load would span four times the bytes it uses; one element per thread keeps each
-  // warp's reads of a row one coalesced line.
-  for (const Leaf& l : p.leaves) {
-    if (l.guard >= 0) p.vec = 1;
-  }
+  // Guarded reads (below a Place) take vectors where their guards are computed from what the
+  // vector path holds before its loads (vector_guards): each vector asks whether its lanes'
+  // guards agree, and then loads 16 bytes or nothing. Otherwise they are scalar loads in the
+  // element function, and one element per thread keeps each warp's reads of a row one
+  // coalesced line (with vectors a warp's scalar loads would span four times their bytes).
+  if (!vector_guards(p)) p.vec = 1;
   if (p.path == Path::Rows && shape[nd - 1] < 64 && (p.vec == 1 || shape[nd - 1] % p.vec != 0)) {
     p.path = Path::Unravel;
     p.vec = 1;
   }
   set_unroll(p);
+  order_rows(p);
 }
 
 // Keys are raw bytes: small integers take one byte, others a marker and eight.
@@ -153,6 +219,10 @@ void build_key(KernelPlan& p) {
   append_key(k, p.index32);
   append_key(k, p.vec);
   append_key(k, p.unroll);
+  if (p.fast_rows != 0) {  // a byte no small integer takes, then the dims (keys of C-order rows unchanged)
+    k += static_cast<char>(-101);
+    append_key(k, static_cast<std::int64_t>(p.fast_rows));
+  }
   append_key(k, p.shape.size());
   k += '|';
   const int nd = p.shape.size();
@@ -265,7 +335,7 @@ bool vector_aligned(const KernelPlan& p, const AddressOf& address_of, std::span<
     return reinterpret_cast<std::uintptr_t>(ptr) % (item * static_cast<std::size_t>(p.vec)) == 0;
   };
   for (const Leaf& l : p.leaves) {
-    if (l.kind != LeafKind::Buffer || l.guard >= 0 || step_of(l.idx[0], nd) != Step::Unit) continue;
+    if (l.kind != LeafKind::Buffer || step_of(l.idx[0], nd) != Step::Unit) continue;
     const std::size_t item = itemsize(l.dtype);
     const auto* base = static_cast<const char*>(address_of(l.node)) + l.idx[0].c0 * static_cast<std::int64_t>(item);
     if (!aligned(base, item)) return false;

@@ -142,6 +142,10 @@ struct KernelPlan {
   // Without vectors (flat and rows paths): elements per thread, a block's width apart (each
   // warp's access one coalesced line), all read before any is written.
   int unroll = 1;
+  // Rows path: the outer dims iterated first (bit d: dim d), before the others, each set in C
+  // order among themselves; 0 is C order. Set for operands broadcast along outer dims
+  // (kernel_plan.cpp, order_rows).
+  std::uint32_t fast_rows = 0;
   std::string key;             // structural key: equal keys <=> identical source
   std::shared_ptr<const ReducePart> reduce;  // set for reduction kernels
   std::vector<const Node*> needs_cut;  // views that must be materialized first (re-partition)
@@ -165,6 +169,10 @@ using AddressOf = std::function<const void*(const Node*)>;
 bool vector_aligned(const KernelPlan& plan, const AddressOf& address_of,
                     std::span<void* const> outputs);
 void drop_vectors(KernelPlan& plan);
+// Whether the plan's guarded reads (below a Place) can be vector loads: each a unit- or
+// zero-step buffer, and every guard computed from generators, scalars and unguarded reads
+// alone (the vector path computes the lanes' guards before it loads).
+bool vector_guards(const KernelPlan& plan);
 
 Step step_of(const Affine& a, int ndim);
 // Whether every index of the plan (over p.shape) and `count` fit 32-bit arithmetic.

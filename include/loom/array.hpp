@@ -30,6 +30,7 @@ namespace loom {
 
 namespace detail {
 struct Node;
+struct PendingRead;
 }
 using NodePtr = std::shared_ptr<const detail::Node>;
 
@@ -137,8 +138,8 @@ class Array {
   // Where the data lives once evaluated: the current GPU, or the host when there is none.
   Placement device() const;
   bool is_evaluated() const;
-  bool valid() const { return node_ != nullptr; }
-  const NodePtr& node() const { return node_; }
+  bool valid() const { return node_ != nullptr || pending_ != nullptr; }
+  const NodePtr& node() const { return pending_ ? pending_node() : node_; }
 
   // --- evaluation ---
   // Runs the graph (fused) and returns an array that refers to the result; this array and its
@@ -265,7 +266,12 @@ class Array {
   // C-contiguous values, after evaluation
   std::vector<std::byte> host_bytes(const std::source_location& where = {}) const;
   friend std::string to_string(const Array& a);
+  friend class IndexRef;
+  // An IndexRef's read whose building would run something (x[mask]: a count, a synchronization
+  // and a compaction), built when first used: `x[mask] = v` never builds it.
+  const NodePtr& pending_node() const;
   NodePtr node_;
+  std::shared_ptr<detail::PendingRead> pending_;
 };
 
 // How a write combines the value with what is there (the .at() family and the op= operators).
@@ -327,7 +333,7 @@ class IndexRef : public Array {
   void operator>>=(const Array& v) &&;
 
  private:
-  void write(WriteOp op, const Array& v) const;
+  void write(WriteOp op, const Array& v);
   Array* target_;
   std::vector<Index> index_;
 };

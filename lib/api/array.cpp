@@ -10,8 +10,9 @@
 namespace loom {
 
 const detail::Node& Array::checked() const {
-  if (!node_) throw ValueError("use of an empty Array handle (default-constructed)");
-  return *node_;
+  const NodePtr& n = node();
+  if (!n) throw ValueError("use of an empty Array handle (default-constructed)");
+  return *n;
 }
 
 const Shape& Array::shape() const { return checked().shape; }

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <mutex>
 #include <optional>
 
 #include <fmt/format.h>
@@ -566,13 +567,45 @@ Array AtRef::max(const Array& v, Accumulate how) const { return apply(WriteOp::M
 AtRef Array::at(std::initializer_list<Index> index) const { return AtRef(*this, std::vector<Index>(index)); }
 AtRef Array::at(std::span<const Index> index) const { return AtRef(*this, std::vector<Index>(index.begin(), index.end())); }
 
-IndexRef::IndexRef(Array& target, std::vector<Index> index)
-    : Array(static_cast<const Array&>(target).index(index)), target_(&target), index_(std::move(index)) {}
+namespace detail {
+
+// x[mask] as IndexRef defers it: x's value when the index was taken, and the read once made.
+struct PendingRead {
+  Array x, mask;
+  std::once_flag once;
+  NodePtr node;
+};
+
+}  // namespace detail
+
+const NodePtr& Array::pending_node() const {
+  detail::PendingRead& p = *pending_;
+  std::call_once(p.once, [&p] { p.node = static_cast<const Array&>(p.x)[p.mask].node(); });
+  return p.node;
+}
+
+IndexRef::IndexRef(Array& target, std::vector<Index> index) : target_(&target), index_(std::move(index)) {
+  // One boolean mask of one or more dims: checked now (errors at the user's line), read when
+  // the reference is first used as an array.
+  const auto* arr = index_.size() == 1 ? std::get_if<IndexArray>(&index_[0].value()) : nullptr;
+  if (arr && arr->node && arr->node->dtype == DType::Bool && arr->node->shape.size() > 0) {
+    const Array mask(arr->node);
+    calls::mask_dims(Array(detail::leaf_of(target, "boolean index")), mask);
+    pending_ = std::make_shared<detail::PendingRead>();
+    pending_->x = target;
+    pending_->mask = mask;
+    return;
+  }
+  static_cast<Array&>(*this) = static_cast<const Array&>(target).index(index_);
+}
 
 // x[index] = v and x[index] op= v: into x's buffer when nothing else holds it (the region's
 // bytes move, not the array's), else a new lazy value.
-void IndexRef::write(WriteOp op, const Array& v) const {
-  const std::string why_not = detail::write_in_place(*target_, index_, v, op, this);
+void IndexRef::write(WriteOp op, const Array& v) {
+  // A deferred read nothing else shares is never needed: dropped, it holds x no longer.
+  // (One a copy of this reference shares holds x's old value: not in place, and not built here.)
+  if (pending_.use_count() == 1) pending_.reset();
+  const std::string why_not = detail::write_in_place(*target_, index_, v, op, pending_ ? nullptr : this);
   if (why_not.empty()) return;
   *target_ = detail::write(*target_, index_, v, op);
   exec::note_write(target_->node(), "a write: a new array, not in place (" + why_not + ")");

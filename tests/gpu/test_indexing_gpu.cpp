@@ -286,6 +286,29 @@ TEST_CASE("a write into a buffer nothing else holds goes in place and moves the 
   CHECK(z.to_host<float>() == std::vector<float>{0, 0, 0, 0, 5, 5, 0, 0, 0, 0, 0, 0});
 }
 
+TEST_CASE("x[mask] = v on a named array reads no x[mask] first: the writes are one kernel", "[gpu][indexing]") {
+  std::mt19937_64 rng(149);
+  for (DType t : {DType::Float32, DType::Int16, DType::Float64}) {
+    INFO(loom::name(t));
+    const Array start = loom::test::random_array(t, {300, 70}, rng).eval();
+    const Array once = loom::where(start < 0, 0, start);
+    const Array want = loom::where(once > 1, once * 2, once).eval();
+    Array y = start;
+    loom::reset_cache_stats();
+    y[y < 0] = 0;
+    y[y > 1] *= 2;
+    y.eval();
+    CHECK(loom::cache_stats().launches == 1);  // was a count, a synchronization and a compaction per write
+    CHECK(loom::test::device_of(y).data == loom::test::device_of(want).data);
+    // A reference kept before the write reads the old values when used.
+    Array z = start;
+    auto kept = z[z < 0];
+    z[z < 0] = 1;
+    CHECK(loom::test::device_of(kept).data == loom::test::device_of(start[start < 0]).data);
+    CHECK(loom::all(z >= 0).item<bool>());
+  }
+}
+
 TEST_CASE("a heat step of every dtype is one kernel whose guarded reads match the reference", "[gpu][indexing][place]") {
   std::mt19937_64 rng(147);
   const loom::Slice in(1, -1), lo(0, -2), hi(2, loom::none);

@@ -98,3 +98,39 @@ TEST_CASE("a concatenation of fused producers reads each input once, in one kern
     CHECK(loom::test::check_gpu(loom::concatenate(rows, std::nullopt)) == "");
   }
 }
+
+TEST_CASE("placed pieces on vector boundaries load 16 bytes, and lanes that disagree read alone", "[gpu][manipulation][place]") {
+  std::mt19937_64 rng(153);
+  const loom::Slice all = loom::all;
+  for (DType t : loom::test::all_dtypes()) {
+    INFO(loom::name(t));
+    const Array a = loom::test::random_array(t, {64, 256}, rng).eval();
+    const Array b = loom::test::random_array(t, {64, 128}, rng).eval();
+    // Every box on a vector boundary: whole vectors inside or outside each piece.
+    const Array joined = loom::concatenate({a, b, a.flip(0)}, 1);
+    const std::string joined_src = joined.source();
+    CHECK(loom::test::check_gpu(joined) == "");
+    CHECK(loom::test::check_gpu(loom::concatenate({a.reshape({-1}), b.reshape({-1}), a[{loom::Slice(0, 8)}].reshape({-1})})) == "");
+    CHECK(loom::test::check_gpu(loom::roll(a, 8, 1)) == "");
+    // Boxes through vectors: the lanes of a vector disagree there, and read one by one.
+    Array y = a;
+    y[{all, loom::Slice(1, 3)}] = 1;
+    y[{loom::Slice(5, 9), 7}] = 0;
+    y[{loom::Slice(10, 20), loom::Slice(8, 136)}] = b[{loom::Slice(0, 10)}];
+    const std::string y_src = y.source();
+    CHECK(loom::test::check_gpu(y) == "");
+    if (t == DType::Float32) {
+      CHECK_THAT(joined_src, Catch::Matchers::Contains("guards("));
+      CHECK_THAT(y_src, Catch::Matchers::Contains("if (agree)"));
+      const Array f = loom::concatenate({a * 2, b + 1, loom::exp(a)}, 1);
+      CHECK_THAT(f.source(), Catch::Matchers::Contains("guards("));
+      CHECK(loom::test::check_gpu(f, 1e-6, 1e-6) == "");
+    }
+  }
+  // An operand of 16 MiB broadcast along outer dims (tile): its copies' rows are visited
+  // together, in a row order other than C order.
+  const Array x = loom::test::random_array(DType::Float32, {2, 1024, 2048}, rng).eval();
+  const Array t = loom::tile(x, {2, 1, 2}) + 1;
+  CHECK_THAT(t.source(), Catch::Matchers::Contains("fastest"));
+  CHECK(loom::test::check_gpu(t, 1e-6, 1e-6) == "");
+}

@@ -101,6 +101,33 @@ TEST_CASE("x[index] = v writes through the handle; other handles keep the old va
   CHECK(zh[9] == 0);
 }
 
+TEST_CASE("x[mask] on a named array is read when used: x[mask] = v builds no read", "[indexing]") {
+  Array x = loom::arange(12).astype(DType::Float32).reshape({3, 4});
+  // Kept references read x's value when the index was taken, whatever is written after.
+  auto kept = x[x > 8];                 // an IndexRef: its read is not built yet
+  const Array copied = x[x % 2 == 0];   // an array sharing the deferred read
+  x[x > 8] = -1;
+  x[x % 2 == 0] += 100;
+  CHECK(x.to_host<float>() == std::vector<float>{100, 1, 102, 3, 104, 5, 106, 7, 108, -1, -1, -1});
+  CHECK(kept.shape() == loom::Shape{3});
+  CHECK(kept.to_host<float>() == std::vector<float>{9, 10, 11});
+  CHECK(copied.to_host<float>() == std::vector<float>{0, 2, 4, 6, 8, 10});
+  CHECK((kept * 2).to_host<float>() == std::vector<float>{18, 20, 22});
+  // A mask of leading dims, and one reference assigned from another.
+  Array y = loom::arange(6).reshape({3, 2});
+  const Array rows = loom::test::bool_array({3}, {1, 0, 1});
+  y[rows] = y[rows] * 10;
+  CHECK(y.to_host<std::int64_t>() == std::vector<std::int64_t>{0, 10, 2, 3, 40, 50});
+  y[rows] = y[loom::logical_not(rows)];
+  CHECK(y.to_host<std::int64_t>() == std::vector<std::int64_t>{2, 3, 2, 3, 2, 3});
+  // A mask of the wrong shape is refused where the index is taken, with NumPy's words.
+  CHECK_THROWS_MATCHES((void)x[loom::zeros({4}, DType::Bool)], loom::IndexError,
+                       WhatContains("boolean index did not match indexed array along axis 0; size of axis is 3 but "
+                                    "size of corresponding boolean axis is 4"));
+  CHECK_THROWS_MATCHES(x[loom::zeros({3, 5}, DType::Bool)] = 1, loom::IndexError,
+                       WhatContains("along axis 1; size of axis is 4"));
+}
+
 TEST_CASE("writes cast the value to the array's dtype; in-place ops follow same_kind", "[indexing]") {
   Array xi = loom::arange(5).astype(DType::Int32);
   xi[{1}] = 2.7;  // setitem casts unsafely, as NumPy's

@@ -211,6 +211,16 @@ TEST_CASE("every kernel the op cases generate compiles with NVRTC for sm_90", "[
   add({loom::empty({200, 100}, DType::Complex64).T() * loom::empty({100, 200}, DType::Complex64)});
   add({loom::empty({3, 4, 5, 6}, DType::Int16).transpose({2, 0, 3, 1}) + 1});
   add({loom::empty({100, 3}, DType::Float64) * loom::empty({3}, DType::Float64)});
+  // Placed pieces in vectors (each vector's guards computed first, then one load or none), and
+  // a tile of a 16 MiB operand whose rows are visited broadcast dims first.
+  for (DType t : loom::test::all_dtypes()) {
+    const Array p = loom::empty({8, 64}, t), q = loom::empty({8, 32}, t);
+    add({loom::concatenate({p, q, p.flip(0)}, 1)});
+    Array w = p;
+    w[{loom::all, loom::Slice(1, 3)}] = 1;
+    add({w});
+  }
+  add({loom::tile(loom::empty({2, 1024, 2048}, DType::Float32), {2, 1, 2}) + 1});
   INFO(batch.size() << " kernels");
   CHECK(batch.size() > 500);
   REQUIRE_NOTHROW(batch.compile_all());

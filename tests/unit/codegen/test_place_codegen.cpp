@@ -185,3 +185,25 @@ TEST_CASE("region write kernels compile for every dtype", "[codegen][place][nvrt
   REQUIRE_NOTHROW(batch.compile_all());
   CHECK(batch.warnings() == "");
 }
+
+TEST_CASE("placed pieces take vectors when their guards need no guarded read; broadcast rows run together", "[codegen][place]") {
+  // Boxes along the inner dim: each vector's lanes compute their guards, then load or not.
+  const Array a = loom::empty({8, 64}, DType::Float32), b = loom::empty({8, 32}, DType::Float32);
+  auto kp = plans({loom::concatenate({a * 2, b, loom::exp(a)}, 1)});
+  REQUIRE(kp.size() == 1);
+  CHECK(kp[0].vec == 4);
+  CHECK(loom::codegen::vector_guards(kp[0]));
+  const std::string src = loom::codegen::emit_kernel(kp[0], loom::codegen::kernel_params(kp[0])).text;
+  CHECK_THAT(src, Catch::Matchers::Contains("void guards(const Args& a, long long p0, bool& g0, bool& g1, bool& g2)"));
+  CHECK_THAT(src, Catch::Matchers::Contains("if (g[0][0]) x"));
+  // tile of a 16 MiB operand: its broadcast dims are visited fastest.
+  const Array x = loom::empty({2048, 2048}, DType::Float32);
+  kp = plans({loom::tile(x, {2, 2}) + 1});
+  REQUIRE(kp.size() == 1);
+  CHECK(kp[0].fast_rows != 0);
+  const std::string tile_src = loom::codegen::emit_kernel(kp[0], loom::codegen::kernel_params(kp[0])).text;
+  CHECK_THAT(tile_src, Catch::Matchers::Contains("const int orow = "));
+  // A small operand stays in C order (L2 keeps it); so does a repeat along the inner dim.
+  kp = plans({loom::tile(loom::empty({64, 512}, DType::Float32), {2, 2}) + 1});
+  CHECK(kp[0].fast_rows == 0);
+}

@@ -1,7 +1,7 @@
-// loom kernel loom_ew_greater_equal_logical_not_exp_less_etc_f32_a96247ac
+// loom kernel loom_ew_greater_equal_logical_not_exp_less_etc_f32_f6cd84c7
 // out0 = where(greater_equal(arange0, s1), exp(in2), where(bitwise_and(greater_equal(arange0, s3), less(arange0, s1)), add(in4, s5), multiply(in6, s7)))
-// rows loop over 2 dim(s), 32-bit indexing, 1 element(s) per access, 4 per thread a block's width apart
-// structural key a96247acba628c2a: scalars, sizes and strides are arguments
+// rows loop over 2 dim(s), 32-bit indexing, 4 element(s) per access
+// structural key f6cd84c76107ea98: scalars, sizes and strides are arguments
 #include "loom_core.cuh"
 
 struct Args {
@@ -52,9 +52,29 @@ __device__ __forceinline__ void element(const Args& a, long long p0, const float
   out0 = v22;
 }
 
+// Where each guarded read is meaningful: g<k> for the k-th guarded input.
+__device__ __forceinline__ void guards(const Args& a, long long p0, bool& g0, bool& g1, bool& g2) {
+  const int v0 = loom::cast<int>((unsigned)a.g0_start + (unsigned)a.g0_step * (unsigned)p0);  // arange0 int32
+  const int v1 = (int)a.s1;  // s1 int32
+  const bool v2 = v0 >= v1;  // greater_equal
+  const bool v3 = !v2;  // logical_not
+  const int v6 = (int)a.s3;  // s3 int32
+  const bool v7 = v0 >= v6;  // greater_equal
+  const bool v8 = v0 < v1;  // less
+  const bool v9 = v7 & v8;  // bitwise_and
+  const bool v10 = v3 && v9;  // logical_and
+  const bool v11 = !v9;  // logical_not
+  const bool v12 = v3 && v11;  // logical_and
+  const bool v16 = v0 < v6;  // less
+  const bool v17 = v12 && v16;  // logical_and
+  g0 = v2;
+  g1 = v10;
+  g2 = v17;
+}
+
 extern "C" __global__ void __launch_bounds__(256)
-loom_ew_greater_equal_logical_not_exp_less_etc_f32_a96247ac(const __grid_constant__ Args a) {
-  const int i = (int)blockIdx.x * blockDim.x * 4 + threadIdx.x;
+loom_ew_greater_equal_logical_not_exp_less_etc_f32_f6cd84c7(const __grid_constant__ Args a) {
+  const int i = ((int)blockIdx.x * blockDim.x + threadIdx.x) * 4;
   if (i >= a.inner) return;
   for (int row = (int)blockIdx.y * blockDim.y + threadIdx.y; row < a.rows; row += (int)gridDim.y * blockDim.y) {
     const int o0 = row;
@@ -63,32 +83,42 @@ loom_ew_greater_equal_logical_not_exp_less_etc_f32_a96247ac(const __grid_constan
     const float* b4 = a.in4 + o0 * a.in4_st0;
     const float* b6 = a.in6 + o0 * a.in6_st0;
     float* y0 = a.out0 + row * a.inner;
-    float z0[4];
-    if (i + 3 * (int)blockDim.x < a.inner) {
+    if (a.inner - i >= 4) {
+      loom::Vec<4, float> z0;
+      bool g[4][3];
       #pragma unroll
       for (int e = 0; e < 4; ++e) {
-        const int k = i + e * (int)blockDim.x;
-        element(a, (long long)(q0 + k), b2 + k, b4 + k, b6 + k, z0[e]);
+        guards(a, (long long)(q0 + i + e), g[e][0], g[e][1], g[e][2]);
       }
+      bool agree = true;
       #pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const int k = i + e * (int)blockDim.x;
-        y0[k] = z0[e];
+      for (int e = 1; e < 4; ++e) {
+        #pragma unroll
+        for (int k = 0; k < 3; ++k) agree = agree && g[e][k] == g[0][k];
       }
+      if (agree) {
+        loom::Vec<4, float> x2;
+        if (g[0][0]) x2 = *reinterpret_cast<const loom::Vec<4, float>*>(b2 + i);
+        loom::Vec<4, float> x4;
+        if (g[0][1]) x4 = *reinterpret_cast<const loom::Vec<4, float>*>(b4 + i);
+        loom::Vec<4, float> x6;
+        if (g[0][2]) x6 = *reinterpret_cast<const loom::Vec<4, float>*>(b6 + i);
+        #pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          element(a, (long long)(q0 + i + e), &x2.v[e], &x4.v[e], &x6.v[e], z0.v[e]);
+        }
+      }
+      else {
+        #pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          element(a, (long long)(q0 + i + e), b2 + i + e, b4 + i + e, b6 + i + e, z0.v[e]);
+        }
+      }
+      *reinterpret_cast<loom::Vec<4, float>*>(y0 + i) = z0;
+      continue;
     }
-    else {
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const int k = i + e * (int)blockDim.x;
-        if (k >= a.inner) break;
-        element(a, (long long)(q0 + k), b2 + k, b4 + k, b6 + k, z0[e]);
-      }
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const int k = i + e * (int)blockDim.x;
-        if (k >= a.inner) break;
-        y0[k] = z0[e];
-      }
+    for (int k = i; k < a.inner && k < i + 4; ++k) {
+      element(a, (long long)(q0 + k), b2 + k, b4 + k, b6 + k, y0[k]);
     }
   }
 }

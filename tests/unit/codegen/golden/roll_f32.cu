@@ -1,7 +1,7 @@
-// loom kernel loom_ew_greater_equal_logical_not_less_logical_and_etc_f32_e01df790
+// loom kernel loom_ew_greater_equal_logical_not_less_logical_and_etc_f32_965de055
 // out0 = multiply(where(greater_equal(arange0, s1), in2, in3), s4)
-// unravel loop over 2 dim(s), 32-bit indexing, 1 element(s) per access
-// structural key e01df7906c9c4d3c: scalars, sizes and strides are arguments
+// rows loop over 2 dim(s), 32-bit indexing, 1 element(s) per access, 4 per thread a block's width apart
+// structural key 965de055bc40fe2c: scalars, sizes and strides are arguments
 #include "loom_core.cuh"
 
 struct Args {
@@ -16,8 +16,8 @@ struct Args {
   const float* in3;  // float32 input
   long long in3_st0;
   double s4;  // constant float32
-  long long n;
-  long long n1;
+  long long rows;
+  long long inner;
 };
 
 // One element: its inputs in, its outputs out.
@@ -37,16 +37,41 @@ __device__ __forceinline__ void element(const Args& a, long long p0, const float
 }
 
 extern "C" __global__ void __launch_bounds__(256)
-loom_ew_greater_equal_logical_not_less_logical_and_etc_f32_e01df790(const __grid_constant__ Args a) {
-  const int l = (int)blockIdx.x * blockDim.x + threadIdx.x;
-  if (l >= a.n) return;
-  int r = l;
-  const int o1 = r % (int)a.n1;
-  r /= (int)a.n1;
-  const int o0 = r;
-  const long long q0 = a.g0_off + o0 * a.g0_st0;
-  const float* b2 = a.in2 + o0 * a.in2_st0;
-  const float* b3 = a.in3 + o0 * a.in3_st0;
-  float* y0 = a.out0;
-  element(a, (long long)(q0 + o1), b2 + o1, b3 + o1, y0[l]);
+loom_ew_greater_equal_logical_not_less_logical_and_etc_f32_965de055(const __grid_constant__ Args a) {
+  const int i = (int)blockIdx.x * blockDim.x * 4 + threadIdx.x;
+  if (i >= a.inner) return;
+  for (int row = (int)blockIdx.y * blockDim.y + threadIdx.y; row < a.rows; row += (int)gridDim.y * blockDim.y) {
+    const int o0 = row;
+    const long long q0 = a.g0_off + o0 * a.g0_st0;
+    const float* b2 = a.in2 + o0 * a.in2_st0;
+    const float* b3 = a.in3 + o0 * a.in3_st0;
+    float* y0 = a.out0 + row * a.inner;
+    float z0[4];
+    if (i + 3 * (int)blockDim.x < a.inner) {
+      #pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int k = i + e * (int)blockDim.x;
+        element(a, (long long)(q0 + k), b2 + k, b3 + k, z0[e]);
+      }
+      #pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int k = i + e * (int)blockDim.x;
+        y0[k] = z0[e];
+      }
+    }
+    else {
+      #pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int k = i + e * (int)blockDim.x;
+        if (k >= a.inner) break;
+        element(a, (long long)(q0 + k), b2 + k, b3 + k, z0[e]);
+      }
+      #pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int k = i + e * (int)blockDim.x;
+        if (k >= a.inner) break;
+        y0[k] = z0[e];
+      }
+    }
+  }
 }
