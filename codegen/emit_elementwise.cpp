@@ -82,10 +82,14 @@ class Emitter {
   }
 
   // Sum over the outer dims of o_d * stride.
+  // With 32-bit indexing every partial sum fits an int (fits_in_32_bits): int products, so a
+  // row's pointer is one 32-bit multiply-add from the base, cheap for the compiler to remake per
+  // element where it runs short of registers (64-bit ones cost six instructions a pointer).
   std::string outer_sum(int j, int sub, int dims) const {
     std::string s;
+    const char* cast = p_.index32 ? "(int)" : "";
     for (int d = 0; d < dims; ++d) {
-      s += fmt::format("{}o{} * a.{}_st{}", s.empty() ? "" : " + ", d, sub_name(j, sub), d);
+      s += fmt::format("{}o{} * {}a.{}_st{}", s.empty() ? "" : " + ", d, cast, sub_name(j, sub), d);
     }
     return s.empty() ? "0" : s;
   }

@@ -78,10 +78,10 @@ loom_ew_greater_equal_logical_not_exp_less_etc_f32_f6cd84c7(const __grid_constan
   if (i >= a.inner) return;
   for (int row = (int)blockIdx.y * blockDim.y + threadIdx.y; row < a.rows; row += (int)gridDim.y * blockDim.y) {
     const int o0 = row;
-    const long long q0 = a.g0_off + o0 * a.g0_st0;
-    const float* b2 = a.in2 + o0 * a.in2_st0;
-    const float* b4 = a.in4 + o0 * a.in4_st0;
-    const float* b6 = a.in6 + o0 * a.in6_st0;
+    const long long q0 = a.g0_off + o0 * (int)a.g0_st0;
+    const float* b2 = a.in2 + o0 * (int)a.in2_st0;
+    const float* b4 = a.in4 + o0 * (int)a.in4_st0;
+    const float* b6 = a.in6 + o0 * (int)a.in6_st0;
     float* y0 = a.out0 + row * a.inner;
     if (a.inner - i >= 4) {
       loom::Vec<4, float> z0;

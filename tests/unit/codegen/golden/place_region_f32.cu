@@ -57,10 +57,10 @@ loom_ew_greater_equal_less_bitwise_and_logical_not_etc_f32_52941763(const __grid
   if (i >= a.inner) return;
   for (int row = (int)blockIdx.y * blockDim.y + threadIdx.y; row < a.rows; row += (int)gridDim.y * blockDim.y) {
     const int o0 = row;
-    const long long q0 = a.g0_off + o0 * a.g0_st0;
-    const long long q3 = a.g3_off + o0 * a.g3_st0;
-    const float* b6 = a.in6 + o0 * a.in6_st0;
-    const float* b8 = a.in8 + o0 * a.in8_st0;
+    const long long q0 = a.g0_off + o0 * (int)a.g0_st0;
+    const long long q3 = a.g3_off + o0 * (int)a.g3_st0;
+    const float* b6 = a.in6 + o0 * (int)a.in6_st0;
+    const float* b8 = a.in8 + o0 * (int)a.in8_st0;
     float* y0 = a.out0 + row * a.inner;
     float z0[4];
     if (i + 3 * (int)blockDim.x < a.inner) {

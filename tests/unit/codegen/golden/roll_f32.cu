@@ -42,9 +42,9 @@ loom_ew_greater_equal_logical_not_less_logical_and_etc_f32_965de055(const __grid
   if (i >= a.inner) return;
   for (int row = (int)blockIdx.y * blockDim.y + threadIdx.y; row < a.rows; row += (int)gridDim.y * blockDim.y) {
     const int o0 = row;
-    const long long q0 = a.g0_off + o0 * a.g0_st0;
-    const float* b2 = a.in2 + o0 * a.in2_st0;
-    const float* b3 = a.in3 + o0 * a.in3_st0;
+    const long long q0 = a.g0_off + o0 * (int)a.g0_st0;
+    const float* b2 = a.in2 + o0 * (int)a.in2_st0;
+    const float* b3 = a.in3 + o0 * (int)a.in3_st0;
     float* y0 = a.out0 + row * a.inner;
     float z0[4];
     if (i + 3 * (int)blockDim.x < a.inner) {

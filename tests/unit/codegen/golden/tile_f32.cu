@@ -36,7 +36,7 @@ loom_ew_add_f32_86747f1f(const __grid_constant__ Args a) {
     const int o1 = r % (int)a.n1;
     r /= (int)a.n1;
     const int o0 = r;
-    const float* b0 = a.in0 + o0 * a.in0_st0 + o1 * a.in0_st1 + o2 * a.in0_st2;
+    const float* b0 = a.in0 + o0 * (int)a.in0_st0 + o1 * (int)a.in0_st1 + o2 * (int)a.in0_st2;
     float* y0 = a.out0 + row * a.inner;
     if (a.inner - i >= 4) {
       const loom::Vec<4, float> x0 = *reinterpret_cast<const loom::Vec<4, float>*>(b0 + i);
