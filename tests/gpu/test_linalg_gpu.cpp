@@ -169,7 +169,7 @@ TEST_CASE("linalg gpu: solve gives A x = b for vector, matrix and broadcast righ
   }
 }
 
-TEST_CASE("linalg gpu: inv(A) A = I; singular matrices raise", "[gpu][linalg]") {
+TEST_CASE("linalg gpu: inv(A) A = I, singular matrices raise", "[gpu][linalg]") {
   std::mt19937_64 rng(2);
   const std::int64_t n = 40;
   for (DType t : kTypes) {
@@ -185,7 +185,7 @@ TEST_CASE("linalg gpu: inv(A) A = I; singular matrices raise", "[gpu][linalg]") 
   }
 }
 
-TEST_CASE("linalg gpu: many small systems (cuBLAS batched LU) solve and invert; one singular raises", "[gpu][linalg]") {
+TEST_CASE("linalg gpu: many small systems (cuBLAS batched LU) solve and invert, one singular raises", "[gpu][linalg]") {
   std::mt19937_64 rng(21);
   for (DType t : kTypes) {
     for (const std::int64_t n : {std::int64_t{1}, std::int64_t{8}, std::int64_t{32}}) {
@@ -312,7 +312,7 @@ Array with_junk(const Mat& m, DType t, bool above) {
   return upload(j.v, {m.rows, m.cols}, t);
 }
 
-TEST_CASE("linalg gpu: cholesky gives L L^H = A (and U^H U); not positive definite raises", "[gpu][linalg]") {
+TEST_CASE("linalg gpu: cholesky gives L L^H = A (and U^H U), not positive definite raises", "[gpu][linalg]") {
   std::mt19937_64 rng(4);
   const std::int64_t n = 32;
   for (DType t : kTypes) {

@@ -93,7 +93,7 @@ TEST_CASE("a loop of x = x + 1 without eval is cut and stays right", "[gpu][fusi
   CHECK(v.back() == 2000.0f);
 }
 
-TEST_CASE("a repeated eval compiles nothing; other scalars and sizes reuse the kernel", "[gpu][cache]") {
+TEST_CASE("a repeated eval compiles nothing, other scalars and sizes reuse the kernel", "[gpu][cache]") {
   std::mt19937_64 rng(8);
   const Array x = loom::test::random_array(DType::Float32, {4096}, rng);
   const Array y = loom::test::random_array(DType::Float32, {777}, rng);

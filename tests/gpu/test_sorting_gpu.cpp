@@ -124,7 +124,7 @@ TEST_CASE("gpu sort and argsort of many short rows (a row per block) match the h
   }
 }
 
-TEST_CASE("gpu sort output is ordered and a permutation; argsort keeps ties in order", "[gpu][sorting]") {
+TEST_CASE("gpu sort output is ordered and a permutation, argsort keeps ties in order", "[gpu][sorting]") {
   std::mt19937_64 rng(11);
   const Array x = sort_input(DType::Float32, Shape{(1 << 20) + 3}, rng);
   const std::vector<double> in = as_doubles(x), sorted = as_doubles(loom::sort(x));

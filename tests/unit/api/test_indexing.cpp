@@ -66,7 +66,7 @@ TEST_CASE("indexing reads and writes give NumPy's values", "[indexing]") {
   CHECK(errors == 10);
 }
 
-TEST_CASE("x[index] = v writes through the handle; other handles keep the old value", "[indexing]") {
+TEST_CASE("x[index] = v writes through the handle, other handles keep the old value", "[indexing]") {
   Array x = loom::arange(12).astype(DType::Float32).reshape({3, 4});
   const Array before = x;              // another handle
   const Array row = x[1];              // a view taken before the write (an IndexRef read)
@@ -128,7 +128,7 @@ TEST_CASE("x[mask] on a named array is read when used: x[mask] = v builds no rea
                        WhatContains("along axis 1; size of axis is 4"));
 }
 
-TEST_CASE("writes cast the value to the array's dtype; in-place ops follow same_kind", "[indexing]") {
+TEST_CASE("writes cast the value to the array's dtype, in-place ops follow same_kind", "[indexing]") {
   Array xi = loom::arange(5).astype(DType::Int32);
   xi[{1}] = 2.7;  // setitem casts unsafely, as NumPy's
   xi[{2}] += 1.5;  // x[2] = x[2] + 1.5: the same

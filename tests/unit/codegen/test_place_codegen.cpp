@@ -186,7 +186,7 @@ TEST_CASE("region write kernels compile for every dtype", "[codegen][place][nvrt
   CHECK(batch.warnings() == "");
 }
 
-TEST_CASE("placed pieces take vectors when their guards need no guarded read; broadcast rows run together", "[codegen][place]") {
+TEST_CASE("placed pieces take vectors when their guards need no guarded read, broadcast rows run together", "[codegen][place]") {
   // Boxes along the inner dim: each vector's lanes compute their guards, then load or not.
   const Array a = loom::empty({8, 64}, DType::Float32), b = loom::empty({8, 32}, DType::Float32);
   auto kp = plans({loom::concatenate({a * 2, b, loom::exp(a)}, 1)});
