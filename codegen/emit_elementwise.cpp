@@ -444,13 +444,24 @@ class Emitter {
       w_.line("const {} o0 = {};", idx_t_, linear);
       return;
     }
-    w_.line("{} r = {};", idx_t_, linear);
+    w_.line("{} r = {};", p_.index32 ? "unsigned" : idx_t_, linear);
     for (int d = dims - 1; d >= 1; --d) {
-      if (d == dims - 1 ? last : outer) w_.line("const {0} o{1} = r % ({0})a.n{1};", idx_t_, d);
+      emit_digit(d, d == dims - 1 ? last : outer);
       if (!outer && d == dims - 1) break;  // only the last was wanted
-      w_.line("r /= ({})a.n{};", idx_t_, d);
+      w_.line("r = {};", p_.index32 ? fmt::format("rq{}", d) : fmt::format("r / ({})a.n{}", idx_t_, d));
     }
     if (outer) w_.line("const {} o0 = r;", idx_t_);
+  }
+
+  // Digit d of `r` (o<d>, when `want`), and in 32-bit plans its quotient by a multiply and
+  // a shift (divisor_word; rq<d>) instead of a division by a value known only at run time.
+  void emit_digit(int d, bool want) {
+    if (!p_.index32) {
+      if (want) w_.line("const {0} o{1} = r % ({0})a.n{1};", idx_t_, d);
+      return;
+    }
+    w_.line("const unsigned rq{0} = a.n{0}_dm ? __umulhi(r, (unsigned)a.n{0}_dm) >> (unsigned)(a.n{0}_dm >> 32) : r;", d);
+    if (want) w_.line("const int o{0} = (int)(r - rq{0} * (unsigned)a.n{0});", d);
   }
 
   // The outer coordinates of row `linear` of a reordered row loop (KernelPlan::fast_rows): the
@@ -465,10 +476,10 @@ class Emitter {
     }
     w_.line("// rows visited with dims {} fastest: those that read the same operand rows run together",
             fmt::join(std::vector<int>(order.begin(), order.begin() + std::popcount(p_.fast_rows)), ", "));
-    w_.line("{} r = {};", idx_t_, linear);
+    w_.line("{} r = {};", p_.index32 ? "unsigned" : idx_t_, linear);
     for (std::size_t k = 0; k + 1 < order.size(); ++k) {
-      w_.line("const {0} o{1} = r % ({0})a.n{1};", idx_t_, order[k]);
-      w_.line("r /= ({})a.n{};", idx_t_, order[k]);
+      emit_digit(order[k], true);
+      w_.line("r = {};", p_.index32 ? fmt::format("rq{}", order[k]) : fmt::format("r / ({})a.n{}", idx_t_, order[k]));
     }
     w_.line("const {} o{} = r;", idx_t_, order.back());
     std::string lin = "o0";

@@ -172,11 +172,17 @@ std::vector<Param> all_params(const KernelPlan& p) {
       add(ParamKind::Rows, 0, 0, 0, "rows", "long long");
       add(ParamKind::Inner, 0, 0, 0, "inner", "long long");
       // (n0 only where a reordered row loop reads it: fields the source does not read are dropped)
-      for (int d = 0; d + 1 < nd; ++d) add(ParamKind::Extent, 0, d, 0, fmt::format("n{}", d), "long long");
+      for (int d = 0; d + 1 < nd; ++d) {
+        add(ParamKind::Extent, 0, d, 0, fmt::format("n{}", d), "long long");
+        add(ParamKind::ExtentDivisor, 0, d, 0, fmt::format("n{}_dm", d), "long long");
+      }
       break;
     case Path::Unravel:
       add(ParamKind::Numel, 0, 0, 0, "n", "long long");
-      for (int d = 1; d < nd; ++d) add(ParamKind::Extent, 0, d, 0, fmt::format("n{}", d), "long long");
+      for (int d = 1; d < nd; ++d) {
+        add(ParamKind::Extent, 0, d, 0, fmt::format("n{}", d), "long long");
+        add(ParamKind::ExtentDivisor, 0, d, 0, fmt::format("n{}_dm", d), "long long");
+      }
       break;
   }
   add(ParamKind::ErrorRecord, 0, 0, 0, "err", "unsigned long long*");
@@ -249,6 +255,7 @@ StaticArgs pack_static(const KernelPlan& p, std::span<const Param> params, int s
       case ParamKind::Rows: a.words.push_back(i64(p.numel / p.shape[nd - 1])); break;
       case ParamKind::Inner: a.words.push_back(i64(p.shape[nd - 1])); break;
       case ParamKind::Extent: a.words.push_back(i64(p.shape[q.dim])); break;
+      case ParamKind::ExtentDivisor: a.words.push_back(divisor_word(p.shape[q.dim])); break;
       case ParamKind::NumKept: a.words.push_back(i64(p.reduce->nk)); break;
       case ParamKind::NumReduced: a.words.push_back(i64(p.reduce->nr)); break;
       case ParamKind::PrologueExtent: a.words.push_back(i64(p.reduce->prologue->shape[q.dim])); break;
@@ -311,6 +318,7 @@ void apply_patches(std::span<std::uint64_t> words, std::span<const ArgPatch> pat
       case ParamKind::Rows:
       case ParamKind::Inner:
       case ParamKind::Extent:
+      case ParamKind::ExtentDivisor:
       case ParamKind::NumKept:
       case ParamKind::NumReduced:
       case ParamKind::PrologueExtent:
@@ -329,6 +337,24 @@ std::vector<std::uint64_t> pack_params(const KernelPlan& p, std::span<const Para
 }
 
 LaunchDims reduce_launch_dims(const KernelPlan& p, int sm_count, int blocks_per_sm);  // reduce_plan.cpp
+
+std::uint64_t divisor_word(std::int64_t d) {
+  if (d <= 1) return 0;
+  if (d >= (std::int64_t{1} << 31)) throw InternalError("internal: a 32-bit plan's extent past 2^31");
+  // Granlund and Montgomery: with l = ceil(log2 d) and p = 31 + l, m = ceil(2^p / d) < 2^32 and
+  // x / d = (x * m) >> p for every x < 2^31.
+  int l = 0;
+  while ((std::int64_t{1} << l) < d) ++l;
+  const int p = 31 + l;
+  const std::uint64_t m = ((std::uint64_t{1} << p) + static_cast<std::uint64_t>(d) - 1) / static_cast<std::uint64_t>(d);
+  return m | (static_cast<std::uint64_t>(p - 32) << 32);
+}
+
+std::uint32_t divide_by_word(std::uint32_t x, std::uint64_t word) {
+  if (word == 0) return x;
+  const auto hi = static_cast<std::uint32_t>((static_cast<std::uint64_t>(x) * static_cast<std::uint32_t>(word)) >> 32);
+  return hi >> static_cast<std::uint32_t>(word >> 32);
+}
 
 LaunchDims launch_dims(const KernelPlan& p, int sm_count, int blocks_per_sm) {
   if (p.reduce) return reduce_launch_dims(p, sm_count, blocks_per_sm);

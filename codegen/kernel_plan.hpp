@@ -169,6 +169,13 @@ using AddressOf = std::function<const void*(const Node*)>;
 bool vector_aligned(const KernelPlan& plan, const AddressOf& address_of,
                     std::span<void* const> outputs);
 void drop_vectors(KernelPlan& plan);
+// A divisor d (1 <= d < 2^31) as one word for 32-bit unravelling: x / d for 0 <= x < 2^31 is
+// __umulhi(x, low 32 bits) >> high 32 bits, and the word is 0 for d = 1 (the quotient is x).
+// Two instructions where a division by a value known only at run time takes about twenty.
+std::uint64_t divisor_word(std::int64_t d);
+// The quotient the kernel computes from that word (its host mirror, for tests).
+std::uint32_t divide_by_word(std::uint32_t x, std::uint64_t word);
+
 // Whether the plan's guarded reads (below a Place) can be vector loads: each a unit- or
 // zero-step buffer, and every guard computed from generators, scalars and unguarded reads
 // alone (the vector path computes the lanes' guards before it loads).
@@ -203,6 +210,7 @@ enum class ParamKind : std::uint8_t {
   Rows,
   Inner,
   Extent,  // dim: iteration dim (outer dims of the unravel)
+  ExtentDivisor,  // dim: the same extent as a multiplier and shift (divisor_word), 32-bit plans
   // Reduction kernels (section 1 leaves are the prologue's):
   NumKept,       // outputs
   NumReduced,    // reduced elements per output

@@ -227,3 +227,33 @@ TEST_CASE("every kernel the op cases generate compiles with NVRTC for sm_90", "[
   CHECK(batch.warnings() == "");  // no dead locals, nothing else NVRTC warns of
   CHECK(batch.compiled() == batch.size());
 }
+
+TEST_CASE("32-bit unravelling divides by a multiply and a shift, exactly", "[codegen]") {
+  using loom::codegen::divide_by_word;
+  using loom::codegen::divisor_word;
+  std::mt19937_64 rng(11);
+  std::vector<std::int64_t> divisors{1, 2, 3, 5, 7, 10, 100, 641, 4095, 4096, 4097, 65535, 65536, 65537, 1000003};
+  for (int k = 1; k < 31; ++k) {
+    divisors.push_back(std::int64_t{1} << k);
+    divisors.push_back((std::int64_t{1} << k) - 1);
+    divisors.push_back((std::int64_t{1} << k) + 1);
+  }
+  for (int k = 0; k < 2000; ++k) divisors.push_back(2 + static_cast<std::int64_t>(rng() % ((std::uint64_t{1} << 31) - 2)));
+  std::int64_t wrong = 0;
+  for (std::int64_t d : divisors) {
+    if (d >= (std::int64_t{1} << 31)) continue;
+    const std::uint64_t w = divisor_word(d);
+    std::vector<std::uint32_t> xs{0, 1, 0x7fffffffu, 0x7ffffffeu};
+    for (std::int64_t q : {std::int64_t{1}, std::int64_t{2}, std::int64_t{1000}, (std::int64_t{1} << 31) / d}) {
+      for (std::int64_t e : {-1, 0, 1}) {
+        const std::int64_t x = q * d + e;
+        if (x >= 0 && x < (std::int64_t{1} << 31)) xs.push_back(static_cast<std::uint32_t>(x));
+      }
+    }
+    for (int k = 0; k < 200; ++k) xs.push_back(static_cast<std::uint32_t>(rng() & 0x7fffffffu));
+    for (std::uint32_t x : xs) wrong += divide_by_word(x, w) != x / static_cast<std::uint64_t>(d);
+  }
+  CHECK(wrong == 0);
+  CHECK(divisor_word(1) == 0);
+  CHECK_THROWS_AS(divisor_word(std::int64_t{1} << 31), loom::InternalError);
+}

@@ -14,7 +14,9 @@ struct Args {
   long long rows;
   long long inner;
   long long n1;
+  long long n1_dm;
   long long n2;
+  long long n2_dm;
 };
 
 // One element: its inputs in, its outputs out.
@@ -30,11 +32,13 @@ loom_ew_add_f32_86747f1f(const __grid_constant__ Args a) {
   const int i = ((int)blockIdx.x * blockDim.x + threadIdx.x) * 4;
   if (i >= a.inner) return;
   for (int row = (int)blockIdx.y * blockDim.y + threadIdx.y; row < a.rows; row += (int)gridDim.y * blockDim.y) {
-    int r = row;
-    const int o2 = r % (int)a.n2;
-    r /= (int)a.n2;
-    const int o1 = r % (int)a.n1;
-    r /= (int)a.n1;
+    unsigned r = row;
+    const unsigned rq2 = a.n2_dm ? __umulhi(r, (unsigned)a.n2_dm) >> (unsigned)(a.n2_dm >> 32) : r;
+    const int o2 = (int)(r - rq2 * (unsigned)a.n2);
+    r = rq2;
+    const unsigned rq1 = a.n1_dm ? __umulhi(r, (unsigned)a.n1_dm) >> (unsigned)(a.n1_dm >> 32) : r;
+    const int o1 = (int)(r - rq1 * (unsigned)a.n1);
+    r = rq1;
     const int o0 = r;
     const float* b0 = a.in0 + o0 * (int)a.in0_st0 + o1 * (int)a.in0_st1 + o2 * (int)a.in0_st2;
     float* y0 = a.out0 + row * a.inner;
