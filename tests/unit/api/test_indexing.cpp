@@ -120,6 +120,18 @@ TEST_CASE("x[mask] on a named array is read when used: x[mask] = v builds no rea
   CHECK(y.to_host<std::int64_t>() == std::vector<std::int64_t>{0, 10, 2, 3, 40, 50});
   y[rows] = y[loom::logical_not(rows)];
   CHECK(y.to_host<std::int64_t>() == std::vector<std::int64_t>{2, 3, 2, 3, 2, 3});
+  // A reference outlives its array's handle and a rebinding of it: it holds x's value itself.
+  Array late;
+  {
+    Array w = loom::arange(24).reshape({2, 3, 4});
+    const Array lead = loom::test::bool_array({2, 3}, {1, 0, 0, 0, 1, 1});
+    late = w[lead];  // shape (3, 4): the rows (0, 0), (1, 1), (1, 2)
+    w = loom::zeros({2, 3, 4}, DType::Int64);
+    w[lead] -= 1;
+    CHECK(loom::sum(w).item<std::int64_t>() == -12);
+  }
+  CHECK(late.shape() == loom::Shape{3, 4});
+  CHECK(late.to_host<std::int64_t>() == std::vector<std::int64_t>{0, 1, 2, 3, 16, 17, 18, 19, 20, 21, 22, 23});
   // A mask of the wrong shape is refused where the index is taken, with NumPy's words.
   CHECK_THROWS_MATCHES((void)x[loom::zeros({4}, DType::Bool)], loom::IndexError,
                        WhatContains("boolean index did not match indexed array along axis 0; size of axis is 3 but "
