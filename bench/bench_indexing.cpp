@@ -61,6 +61,7 @@ int main(int argc, char** argv) {
   std::printf("region write in place: %llu kernel(s)\n", static_cast<unsigned long long>(kernels(region_in_place)));
   rep.bandwidth("region write 4096^2 into 8192^2 f32, in place (region bytes)", loom::bench::time_ms(region_in_place),
                 8.0 * r * r);
+  rep.bandwidth("  the same, 20 calls a synchronize (batch_ms)", loom::bench::batch_ms(region_in_place), 8.0 * r * r);
   // The same on the GPU alone (events around back-to-back calls): without the launch and
   // synchronize latency (PERF.md: 8.6 us), which time_ms counts and a 45-us copy cannot hide.
   rep.bandwidth("  the same, GPU time (gpu_ms: no launch + sync latency)", loom::bench::gpu_ms(region_in_place),
@@ -86,11 +87,13 @@ int main(int argc, char** argv) {
   const auto masked_where = [&] { loom::where(x < 0, 0.0f, x).eval(); };
   std::printf("masked write: %llu kernel(s)\n", static_cast<unsigned long long>(kernels(masked_at)));
   rep.bandwidth("masked write x.at(x < 0).set(0), 2^26 f32", loom::bench::time_ms(masked_at), 8.0 * n);
-  rep.bandwidth("masked write y[y < 0] = 0 on a named array", loom::bench::time_ms([&] {
-                  Array y = x;
-                  y[y < 0] = 0;
-                  y.eval();
-                }), 8.0 * n);
+  const auto masked_named = [&] {
+    Array y = x;
+    y[y < 0] = 0;
+    y.eval();
+  };
+  rep.bandwidth("masked write y[y < 0] = 0 on a named array", loom::bench::time_ms(masked_named), 8.0 * n);
+  rep.bandwidth("  the same, 20 calls a synchronize (batch_ms)", loom::bench::batch_ms(masked_named), 8.0 * n);
   rep.bandwidth("the same as where(x < 0, 0, x)", loom::bench::time_ms(masked_where), 8.0 * n);
   // Heat step: interior update from the four neighbours, then the four boundaries set to 0.
   const std::int64_t h = 4096;
@@ -107,6 +110,7 @@ int main(int argc, char** argv) {
   };
   std::printf("heat step: %llu kernel(s)\n", static_cast<unsigned long long>(kernels(heat)));
   rep.bandwidth("heat step 4096^2 f32 (5-point stencil + 4 boundary writes)", loom::bench::time_ms(heat), 8.0 * h * h);
+  rep.bandwidth("  the same, 20 calls a synchronize (batch_ms)", loom::bench::batch_ms(heat), 8.0 * h * h);
   rep.bandwidth("  the same, GPU time (gpu_ms: no launch + sync latency)", loom::bench::gpu_ms(heat), 8.0 * h * h);
   rep.time("  the same, host time per call (build, plan, launch; no sync)", loom::bench::host_ms(heat));
   // The stencil alone as a new (4094^2) array: what the fused write chain compares with.
