@@ -327,15 +327,20 @@ class Analyzer {
     bool done = false;
     bool awaiting = false;
     int guard = -1;           // where this node's reads are meaningful (-1: everywhere)
+    // The part of `guard` that keeps its positions inside its shape: the boxes of the pieces
+    // it lies in. A Place's base is read outside its box (to save the reads inside), not only
+    // where no later write covers it; a piece in its whole box. Those extra reads are in
+    // bounds, and the guards are a box test each, not a chain of every later write's.
+    int safe = -1;
     bool place = false;
     int piece_guard = -1, base_guard = -1;
   };
 
   // Starts visiting n under form f: true (and `ret` set to its value id) when that needs no
   // input visited; else a frame for it is pushed.
-  bool start(const Node* n, const Form& f, int guard, std::vector<Frame>& stack, int& ret) {
+  bool start(const Node* n, const Form& f, int guard, int safe, std::vector<Frame>& stack, int& ret) {
     // Scalars and generators read no memory: one value for every guard.
-    if (acts_as_leaf(*n) && !n->realized() && n->op != Op::Buffer && n->op != Op::Call) guard = -1;
+    if (acts_as_leaf(*n) && !n->realized() && n->op != Op::Buffer && n->op != Op::Call) guard = safe = -1;
     if (const int hit = find_memo(n, f, guard); hit >= 0) {
       ret = hit;
       return true;
@@ -348,6 +353,7 @@ class Analyzer {
       if (auto m = multi(f, n->shape)) {
         Frame fr{n, f};
         fr.guard = guard;
+        fr.safe = safe;
         fr.child.map = detail::compose(*m, n->map());
         if (n->op == Op::View) {
           fr.chain = true;
@@ -378,6 +384,8 @@ class Analyzer {
       }
     } else if (n->op == Op::Reshape) {
       Frame fr{n, f};
+      fr.guard = guard;  // (its input is read where it is: a piece's reshape only in its box)
+      fr.safe = safe;
       fr.chain = true;
       fr.child.linear = true;
       fr.child.lin = to_linear(f, n->shape);
@@ -390,6 +398,7 @@ class Analyzer {
       if (leaf >= 0) {
         Frame fr{n, f};
         fr.guard = guard;
+        fr.safe = safe;
         fr.v.op = n->op;
         fr.v.dtype = n->dtype;
         fr.v.node = n;
@@ -402,6 +411,7 @@ class Analyzer {
     } else {
       Frame fr{n, f};
       fr.guard = guard;
+      fr.safe = safe;
       fr.v.op = n->op;
       fr.v.dtype = n->dtype;
       fr.v.node = n;
@@ -419,7 +429,7 @@ class Analyzer {
   int visit(const Node* root, const Form& root_form) {
     std::vector<Frame> stack;
     int ret = 0;
-    if (start(root, root_form, -1, stack, ret)) return ret;
+    if (start(root, root_form, -1, -1, stack, ret)) return ret;
     // A Place's inputs in the order visited (mask, piece, base): its Where value's operands.
     static constexpr std::array<int, 3> kPlaceOrder{1, 0, 2};
     while (!stack.empty()) {
@@ -433,7 +443,7 @@ class Analyzer {
           top.v.in[static_cast<std::size_t>(top.next - 1)] = ret;
         }
         if (top.place && top.next == 1) {  // the mask: the piece is read inside, the base outside
-          const int g = top.guard;
+          const int g = top.safe;
           top.piece_guard = g < 0 ? ret : add_guard(Op::LogicalAnd, g, ret);
           if (top.n->num_inputs == 3) {
             const int outside = add_guard(Op::LogicalNot, ret);
@@ -447,11 +457,12 @@ class Analyzer {
         const int k = top.chain ? 0 : top.place ? kPlaceOrder[static_cast<std::size_t>(top.next)] : top.next;
         const Node* in = top.n->inputs[static_cast<std::size_t>(k)].get();
         const Form f = top.chain || (top.place && k == 0) ? top.child : top.f;
-        int g = top.guard;
-        if (top.place && k != 1) g = k == 0 ? top.piece_guard : top.base_guard;
+        int g = top.guard, safe = top.safe;
+        if (top.place && k == 0) g = safe = top.piece_guard;
+        if (top.place && k == 2) g = top.base_guard;  // same positions as the Place: safe as it is
         if (!top.chain) ++top.next;
         top.awaiting = true;
-        start(in, f, g, stack, ret);
+        start(in, f, g, safe, stack, ret);
         continue;
       }
       int id = top.result;

@@ -39,6 +39,9 @@ TEST_CASE("joins, tiles, rolls and pads of every dtype fuse and match the refere
     CHECK(loom::test::check_gpu(loom::concatenate({a, b.astype(t), a.flip(1), c}, 1)) == "");
     CHECK(loom::cache_stats().launches == 1);
     CHECK(loom::test::check_gpu(loom::concatenate({a, b}, std::nullopt)) == "");
+    // Pieces that reshape a transposed array (no view: read in C order from a copy), first and
+    // last: each read only in its own range.
+    CHECK(loom::test::check_gpu(loom::concatenate({a.T().reshape({-1}), b.reshape({-1}), c.T().reshape({-1}).astype(t)})) == "");
     CHECK(loom::test::check_gpu(loom::stack({a, a.T().T(), a.flip(1)}, 1)) == "");
     CHECK(loom::test::check_gpu(loom::vstack({a.T(), b.T()})) == "");
     CHECK(loom::test::check_gpu(loom::tile(a[loom::Slice(0, 5)], {3, 2})) == "");

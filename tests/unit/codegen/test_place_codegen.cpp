@@ -4,6 +4,7 @@
 // kernel that reads each element once. Places are never part of a reduction's kernel. Every
 // kernel compiles with NVRTC (sm_90) with no warning.
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -55,6 +56,13 @@ TEST_CASE("a chain of region writes is one kernel that reads each piece only ins
   const auto one = plans({v});
   REQUIRE(one.size() == 1);
   CHECK(guarded_leaves(one[0]) == 6);  // five stencil reads in the interior, u outside the writes
+  // Each read's guard is its own box (or the box's outside for u), not a chain of the later
+  // writes' masks: two guard values for the six reads.
+  std::vector<int> guards;
+  for (const auto& l : one[0].leaves) {
+    if (l.guard >= 0 && std::find(guards.begin(), guards.end(), l.guard) == guards.end()) guards.push_back(l.guard);
+  }
+  CHECK(guards.size() == 2);
   CHECK(one[0].vec == 1);
   const std::string src = loom::codegen::emit_kernel(one[0], loom::codegen::kernel_params(one[0])).text;
   CHECK_THAT(src, Catch::Matchers::Contains("? *in"));
@@ -93,6 +101,22 @@ void check_golden(const std::vector<Array>& arrays, const std::string& name) {
 }
 
 }  // namespace
+
+TEST_CASE("a piece read through a reshape in C order is read only inside its box", "[codegen][place]") {
+  // The transposed b cannot be reshaped as a view: the reshape reads a copy of it in C order.
+  // Its six elements fill the first piece of ten; elements 6..9 of a linear read would lie past
+  // the copy's end.
+  const Array b = loom::arange(6).astype(DType::Float32).reshape({2, 3}).eval();
+  const Array x = (loom::arange(4).astype(DType::Float32) + 10).eval();
+  const Array c = loom::concatenate({b.T().reshape({6}) * 2, x});
+  const auto kp = plans({c});
+  REQUIRE(kp.size() == 2);  // the copy, then the concatenation
+  CHECK(guarded_leaves(kp[1]) == 2);
+  for (const auto& l : kp[1].leaves) {
+    if (l.kind == loom::codegen::LeafKind::Buffer) CHECK(l.guard >= 0);
+  }
+  CHECK(c.to_host<float>() == std::vector<float>{0, 6, 2, 8, 4, 10, 10, 11, 12, 13});
+}
 
 TEST_CASE("a region write's source matches the golden file", "[golden][place]") {
   Array x = loom::empty({64, 100}, DType::Float32);

@@ -1,7 +1,7 @@
-// loom kernel loom_ew_greater_equal_logical_not_exp_less_etc_f32_f6cd84c7
+// loom kernel loom_ew_greater_equal_logical_not_exp_less_etc_f32_3eeaceac
 // out0 = where(greater_equal(arange0, s1), exp(in2), where(bitwise_and(greater_equal(arange0, s3), less(arange0, s1)), add(in4, s5), multiply(in6, s7)))
 // rows loop over 2 dim(s), 32-bit indexing, 4 element(s) per access
-// structural key f6cd84c76107ea98: scalars, sizes and strides are arguments
+// structural key 3eeaceacee8a3133: scalars, sizes and strides are arguments
 #include "loom_core.cuh"
 
 struct Args {
@@ -29,27 +29,22 @@ __device__ __forceinline__ void element(const Args& a, long long p0, const float
   const int v0 = loom::cast<int>((unsigned)a.g0_start + (unsigned)a.g0_step * (unsigned)p0);  // arange0 int32
   const int v1 = (int)a.s1;  // s1 int32
   const bool v2 = v0 >= v1;  // greater_equal
-  const bool v3 = !v2;  // logical_not
   const float v4 = v2 ? *in2 : loom::zero<float>();  // in2 float32
   const float v5 = loom::exp(v4);  // exp
   const int v6 = (int)a.s3;  // s3 int32
   const bool v7 = v0 >= v6;  // greater_equal
   const bool v8 = v0 < v1;  // less
   const bool v9 = v7 & v8;  // bitwise_and
-  const bool v10 = v3 && v9;  // logical_and
-  const bool v11 = !v9;  // logical_not
-  const bool v12 = v3 && v11;  // logical_and
-  const float v13 = v10 ? *in4 : loom::zero<float>();  // in4 float32
-  const float v14 = (float)a.s5;  // s5 float32
-  const float v15 = v13 + v14;  // add
-  const bool v16 = v0 < v6;  // less
-  const bool v17 = v12 && v16;  // logical_and
-  const float v18 = v17 ? *in6 : loom::zero<float>();  // in6 float32
-  const float v19 = (float)a.s7;  // s7 float32
-  const float v20 = v18 * v19;  // multiply
-  const float v21 = v9 ? v15 : v20;  // where
-  const float v22 = v2 ? v5 : v21;  // where
-  out0 = v22;
+  const float v11 = v9 ? *in4 : loom::zero<float>();  // in4 float32
+  const float v12 = (float)a.s5;  // s5 float32
+  const float v13 = v11 + v12;  // add
+  const bool v14 = v0 < v6;  // less
+  const float v15 = v14 ? *in6 : loom::zero<float>();  // in6 float32
+  const float v16 = (float)a.s7;  // s7 float32
+  const float v17 = v15 * v16;  // multiply
+  const float v18 = v9 ? v13 : v17;  // where
+  const float v19 = v2 ? v5 : v18;  // where
+  out0 = v19;
 }
 
 // Where each guarded read is meaningful: g<k> for the k-th guarded input.
@@ -57,23 +52,18 @@ __device__ __forceinline__ void guards(const Args& a, long long p0, bool& g0, bo
   const int v0 = loom::cast<int>((unsigned)a.g0_start + (unsigned)a.g0_step * (unsigned)p0);  // arange0 int32
   const int v1 = (int)a.s1;  // s1 int32
   const bool v2 = v0 >= v1;  // greater_equal
-  const bool v3 = !v2;  // logical_not
   const int v6 = (int)a.s3;  // s3 int32
   const bool v7 = v0 >= v6;  // greater_equal
   const bool v8 = v0 < v1;  // less
   const bool v9 = v7 & v8;  // bitwise_and
-  const bool v10 = v3 && v9;  // logical_and
-  const bool v11 = !v9;  // logical_not
-  const bool v12 = v3 && v11;  // logical_and
-  const bool v16 = v0 < v6;  // less
-  const bool v17 = v12 && v16;  // logical_and
+  const bool v14 = v0 < v6;  // less
   g0 = v2;
-  g1 = v10;
-  g2 = v17;
+  g1 = v9;
+  g2 = v14;
 }
 
 extern "C" __global__ void __launch_bounds__(256)
-loom_ew_greater_equal_logical_not_exp_less_etc_f32_f6cd84c7(const __grid_constant__ Args a) {
+loom_ew_greater_equal_logical_not_exp_less_etc_f32_3eeaceac(const __grid_constant__ Args a) {
   const int i = ((int)blockIdx.x * blockDim.x + threadIdx.x) * 4;
   if (i >= a.inner) return;
   for (int row = (int)blockIdx.y * blockDim.y + threadIdx.y; row < a.rows; row += (int)gridDim.y * blockDim.y) {
