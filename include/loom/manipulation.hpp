@@ -71,14 +71,15 @@ Array resize(const Array& a, const Shape& new_shape);
 
 // --- padding ---
 struct PadOptions {
-  // "constant", "edge", "reflect", "symmetric", "wrap", "linear_ramp", "maximum", "minimum", "mean".
+  // "constant", "edge", "reflect", "symmetric", "wrap", "linear_ramp", "maximum", "minimum",
+  // "mean", "median", "empty" (NumPy leaves those values undefined; loom writes zeros).
   std::string mode = "constant";
   double constant_value = 0;  // mode "constant" (cast to the array's dtype)
   // mode "linear_ramp": the values the ramps start from, (before, after) per axis or one pair for
   // all; empty: 0. A ramp runs from the end value towards the edge (np.linspace, endpoint=False;
   // computed in float64 and floored for integer arrays, as NumPy's).
   std::vector<std::pair<double, double>> end_values = {};
-  // modes "maximum", "minimum", "mean": how many values at each edge the statistic takes (all
+  // modes "maximum", "minimum", "mean", "median": how many values at each edge the statistic takes (all
   // when empty; more than the axis has means all).
   std::optional<std::int64_t> stat_length = std::nullopt;
   // modes "reflect", "symmetric": "even" (the values mirrored) or "odd" (mirrored about the edge:

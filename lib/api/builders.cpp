@@ -234,10 +234,10 @@ Array ternary_where(const Array& cond, const Array& a, const Array& b) {
                                 operand_node(cast_to(y, common.dtype), shape)));
 }
 
-int normalize_axis(std::int64_t axis, int ndim) {
+int normalize_axis(std::int64_t axis, int ndim, const char* prefix) {
   if (axis < -ndim || axis >= ndim) {
-    throw IndexError(
-        fmt::format("axis {} is out of bounds for array of dimension {}", axis, ndim));
+    throw IndexError(fmt::format("{}{}axis {} is out of bounds for array of dimension {}", prefix ? prefix : "",
+                                 prefix ? ": " : "", axis, ndim));
   }
   return static_cast<int>(axis < 0 ? axis + ndim : axis);
 }

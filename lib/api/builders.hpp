@@ -89,8 +89,9 @@ Array unary(Op op, const Array& a);
 Array binary(Op op, const Array& a, const Array& b);
 Array ternary_where(const Array& cond, const Array& x, const Array& y);
 
-// Axis normalization with NumPy's message: "axis 2 is out of bounds for array of dimension 2".
-int normalize_axis(std::int64_t axis, int ndim);
+// Axis normalization with NumPy's message: "axis 2 is out of bounds for array of dimension 2",
+// after "<prefix>: " when a prefix is given (NumPy's msg_prefix: "source", "axis1", ...).
+int normalize_axis(std::int64_t axis, int ndim, const char* prefix = nullptr);
 
 // Storage for new arrays: device memory when there is a GPU, host memory otherwise. Defined in
 // lib/exec, which owns the runtime.

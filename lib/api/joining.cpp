@@ -213,6 +213,8 @@ std::vector<Array> array_split(const Array& a, const std::vector<std::int64_t>& 
   return split_at(a, indices, axis_of(axis, a.ndim()));
 }
 std::vector<Array> split(const Array& a, std::int64_t sections, std::int64_t axis) {
+  // NumPy reads the axis's length straight from the shape tuple first.
+  if (axis < -a.ndim() || axis >= a.ndim()) throw IndexError("tuple index out of range");
   const int ax = axis_of(axis, a.ndim());
   if (sections > 0 && a.shape()[ax] % sections != 0) throw ValueError("array split does not result in an equal division");
   return array_split(a, sections, ax);
@@ -243,7 +245,7 @@ std::vector<Array> dsplit(const Array& a, const std::vector<std::int64_t>& s) { 
 
 std::vector<Array> unstack(const Array& a, std::int64_t axis) {
   if (a.ndim() == 0) throw ValueError("Input array must be at least 1-d.");
-  const int ax = axis_of(axis, a.ndim());
+  const int ax = detail::normalize_axis(axis, a.ndim(), "source");  // (NumPy moves the axis first)
   std::vector<Array> out;
   for (std::int64_t i = 0; i < a.shape()[ax]; ++i) {
     std::vector<Index> idx(static_cast<std::size_t>(ax), Index(all));
@@ -308,20 +310,24 @@ Array insert(const Array& arr_in, const Positions& obj, const Array& values, std
   const std::int64_t n = arr.shape()[axis];
   const Array v = values.dtype() == arr.dtype() ? values : astype(values, arr.dtype());
   std::vector<Array> parts;
-  if (std::holds_alternative<std::int64_t>(obj)) {
-    // One position: values (with arr's dims, leading 1s added, its first axis moved to `axis`)
-    // is a block along axis.
-    const std::int64_t at = positions(obj, n, axis, true)[0];
+  const bool scalar = std::holds_alternative<std::int64_t>(obj);
+  const std::vector<std::int64_t> pos = positions(obj, n, axis, true);
+  if (scalar || pos.size() == 1) {
+    // One position: values (with arr's dims, leading 1s added) is a block along axis; for an
+    // integer position its first axis is moved to `axis` first (NumPy: `a[:, 0] = ...` against
+    // `a[:, [0]] = ...`), so insert(a, 1, v, 1) puts v in one column and insert(a, {1}, v, 1)
+    // puts one column per element of v's last axis.
+    const std::int64_t at = pos[0];
     Shape s = Shape::filled(std::max(arr.ndim() - v.ndim(), 0), 1);
     for (int d = 0; d < v.ndim(); ++d) s.push_back(v.shape()[d]);
-    Array blk = moveaxis(detail::reshaped(v, s), 0, axis);
+    Array blk = detail::reshaped(v, s);
+    if (scalar) blk = moveaxis(blk, 0, axis);
     Shape want = arr.shape();
     want[axis] = blk.shape()[axis];
     blk = blk.broadcast_to(want);
     parts = {arr.slice(axis, 0, at), blk, arr.slice(axis, at, n)};
   } else {
     // Several: one slice each, before the position (stable for equal positions).
-    const std::vector<std::int64_t> pos = positions(obj, n, axis, true);
     const auto m = static_cast<std::int64_t>(pos.size());
     Shape slab = arr.shape();
     slab[axis] = m;

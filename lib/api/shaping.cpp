@@ -121,7 +121,7 @@ Array resize(const Array& a, const Shape& new_shape) {
 Array diagonal(const Array& a, std::int64_t offset, std::int64_t axis1, std::int64_t axis2) {
   const int nd = a.ndim();
   if (nd < 2) throw ValueError("diag requires an array of at least two dimensions");
-  const int a1 = axis_of(axis1, nd), a2 = axis_of(axis2, nd);
+  const int a1 = detail::normalize_axis(axis1, nd, "axis1"), a2 = detail::normalize_axis(axis2, nd, "axis2");
   if (a1 == a2) throw ValueError("axis1 and axis2 cannot be the same");
   const std::int64_t n1 = a.shape()[a1], n2 = a.shape()[a2];
   const std::int64_t len = std::max<std::int64_t>(0, offset >= 0 ? std::min(n1, n2 - offset) : std::min(n1 + offset, n2));
@@ -230,8 +230,8 @@ Array moveaxis(const Array& a, const std::vector<std::int64_t>& source, const st
     throw ValueError("`source` and `destination` arguments must have the same number of elements");
   }
   std::vector<int> src, dst;
-  for (std::int64_t s : source) src.push_back(axis_of(s, nd));
-  for (std::int64_t d : destination) dst.push_back(axis_of(d, nd));
+  for (std::int64_t s : source) src.push_back(detail::normalize_axis(s, nd, "source"));
+  for (std::int64_t d : destination) dst.push_back(detail::normalize_axis(d, nd, "destination"));
   for (std::size_t i = 0; i < src.size(); ++i) {
     for (std::size_t j = 0; j < i; ++j) {
       if (src[i] == src[j]) throw ValueError("repeated axis in `source` argument");
@@ -288,7 +288,35 @@ Array atleast_3d(const Array& a) {
 
 std::vector<Array> broadcast_arrays(const std::vector<Array>& arrays) {
   Shape s;
-  for (const Array& a : arrays) s = detail::broadcast_shapes(s, a.shape());
+  for (std::size_t i = 0; i < arrays.size(); ++i) {
+    const Shape& si = arrays[i].shape();
+    try {
+      s = detail::broadcast_shapes(s, si);
+    } catch (const ShapeError&) {
+      // NumPy's words, naming the earlier argument that set the extent arg i does not fit.
+      const auto tuple = [](const Shape& t) {
+        std::string r = "(";
+        for (int d = 0; d < t.size(); ++d) r += fmt::format("{}{}", d ? ", " : "", t[d]);
+        return r + (t.size() == 1 ? ",)" : ")");
+      };
+      std::size_t j = 0;
+      for (std::size_t k = 0; k < i; ++k) {
+        const Shape& sk = arrays[k].shape();
+        bool clash = false;
+        for (int d = 1; d <= std::min(sk.size(), si.size()); ++d) {
+          const std::int64_t x = sk[sk.size() - d], y = si[si.size() - d];
+          clash = clash || (x != y && x != 1 && y != 1);
+        }
+        if (clash) {
+          j = k;
+          break;
+        }
+      }
+      throw ValueError(fmt::format("shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is "
+                                   "between arg {} with shape {} and arg {} with shape {}.",
+                                   j, tuple(arrays[j].shape()), i, tuple(si)));
+    }
+  }
   std::vector<Array> out;
   for (const Array& a : arrays) out.push_back(a.broadcast_to(s));
   return out;

@@ -161,7 +161,7 @@ Array Array::swapaxes(int a, int b) const {
   const int nd = ndim();
   Shape axes = Shape::filled(nd, 0);
   std::iota(axes.begin(), axes.end(), 0);
-  std::swap(axes[detail::normalize_axis(a, nd)], axes[detail::normalize_axis(b, nd)]);
+  std::swap(axes[detail::normalize_axis(a, nd, "axis1")], axes[detail::normalize_axis(b, nd, "axis2")]);
   return transpose(axes);
 }
 

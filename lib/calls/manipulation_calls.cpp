@@ -7,6 +7,7 @@
 //   sliding_window_view: a strided view of a buffer, else a gather at the window positions.
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -53,15 +54,30 @@ Array source_index(const Array& p, std::int64_t n, std::int64_t before, std::int
   return where(m < c(n), m, c(2 * (n - 1)) - m);
 }
 
-// maximum, minimum, mean: the statistic of the first (last) `length` values of the axis (all when
-// empty) on each side.
+// np.median along `axis`, kept: the middle of the sorted values, or the mean of the middle two
+// (float64 for integers and bool, as NumPy's); NaN where the values hold one.
+Array median_kept(const Array& part, int axis) {
+  const std::int64_t k = part.shape()[axis];
+  const DType t = is_floating(part.dtype()) ? part.dtype() : DType::Float64;
+  const Array s = sort(part.astype(t), axis);
+  Array m = k % 2 ? s.slice(axis, k / 2, k / 2 + 1)
+                  : (s.slice(axis, k / 2 - 1, k / 2) + s.slice(axis, k / 2, k / 2 + 1)) / full({}, Scalar::of(2.0, false), t);
+  if (is_floating(t)) m = where(any(isnan(part), axis, true), full({}, Scalar::of(NAN, false), t), m);
+  return m;
+}
+
+// maximum, minimum, mean, median: the statistic of the first (last) `length` values of the axis
+// (all when empty) on each side.
 Array pad_stat(const Array& a, int axis, std::int64_t before, std::int64_t after, const std::string& mode,
                std::optional<std::int64_t> length) {
   const std::int64_t n = a.shape()[axis];
   const std::int64_t k = std::min(length.value_or(n), n);
-  if (k == 0 && mode != "mean") throw ValueError("stat_length of 0 yields no value for padding");
+  if (k == 0 && (mode == "maximum" || mode == "minimum")) throw ValueError("stat_length of 0 yields no value for padding");
   const auto stat = [&](const Array& part) {
-    Array st = mode == "maximum" ? max(part, axis, true) : mode == "minimum" ? min(part, axis, true) : mean(part, axis, true);
+    Array st = mode == "maximum"   ? max(part, axis, true)
+               : mode == "minimum" ? min(part, axis, true)
+               : mode == "median"  ? median_kept(part, axis)
+                                   : mean(part, axis, true);
     if (st.dtype() != a.dtype()) st = astype(is_integer(a.dtype()) ? round(st) : st, a.dtype());
     return st;
   };
@@ -152,8 +168,8 @@ Array pad(const Array& a, const Widths& width_in, const PadOptions& o) {
   for (const auto& [b, f] : width) {
     if (b < 0 || f < 0) throw ValueError("index can't contain negative values");
   }
-  static const char* kModes[] = {"constant", "edge",    "reflect", "symmetric", "wrap",
-                                 "linear_ramp", "maximum", "minimum", "mean"};
+  static const char* kModes[] = {"constant", "edge",    "reflect", "symmetric", "wrap", "linear_ramp",
+                                 "maximum",  "minimum", "mean",    "median",    "empty"};
   if (std::find(std::begin(kModes), std::end(kModes), o.mode) == std::end(kModes)) {
     throw ValueError(fmt::format("mode '{}' is not supported", o.mode));
   }
@@ -165,8 +181,9 @@ Array pad(const Array& a, const Widths& width_in, const PadOptions& o) {
     out[d] += width[static_cast<std::size_t>(d)].first + width[static_cast<std::size_t>(d)].second;
     start.push_back(width[static_cast<std::size_t>(d)].first);
   }
-  if (o.mode == "constant") {
-    const Array fill = full(out, Scalar::of(o.constant_value, false), DType::Float64).astype(a.dtype());
+  if (o.mode == "constant" || o.mode == "empty") {
+    const double value = o.mode == "constant" ? o.constant_value : 0.0;
+    const Array fill = full(out, Scalar::of(value, false), DType::Float64).astype(a.dtype());
     if (a.size() == 0) return fill;
     return detail::place(a, start, out, fill);
   }
@@ -176,7 +193,7 @@ Array pad(const Array& a, const Widths& width_in, const PadOptions& o) {
       throw ValueError(fmt::format("can't extend empty axis {} using modes other than 'constant' or 'empty'", d));
     }
   }
-  if (o.mode == "linear_ramp" || o.mode == "maximum" || o.mode == "minimum" || o.mode == "mean") {
+  if (o.mode == "linear_ramp" || o.mode == "maximum" || o.mode == "minimum" || o.mode == "mean" || o.mode == "median") {
     // Axis by axis, each over the array padded so far (NumPy's order: corners from the axes before).
     auto ends = o.end_values.empty() ? Ends{{0.0, 0.0}} : o.end_values;
     if (ends.size() == 1) ends.assign(static_cast<std::size_t>(nd), ends[0]);

@@ -48,6 +48,19 @@ TEST_CASE("array manipulation gives NumPy's values, dtypes and errors", "[manipu
   CHECK(errors > 20);
 }
 
+TEST_CASE("pad's empty mode writes zeros and, as constant, extends empty axes", "[manipulation]") {
+  // NumPy leaves the padded values undefined: only the shape, dtype and the copied values are
+  // NumPy's; loom's zeros are one such undefined value.
+  const Array a = loom::arange(6).reshape({2, 3}).astype(DType::Int16);
+  const Array p = loom::pad(a, {{1, 0}, {2, 1}}, {.mode = "empty"});
+  CHECK(p.shape() == loom::Shape{3, 6});
+  CHECK(p.dtype() == DType::Int16);
+  CHECK(p.astype(DType::Int64).to_host<std::int64_t>() == std::vector<std::int64_t>{0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 0, 3, 4, 5, 0});
+  CHECK(loom::pad(loom::zeros({0}, DType::Float32), 2, {.mode = "empty"}).shape() == loom::Shape{4});
+  CHECK_THROWS_WITH(loom::pad(loom::zeros({0}, DType::Float32), 2, {.mode = "edge"}),
+                    "can't extend empty axis 0 using modes other than 'constant' or 'empty'");
+}
+
 TEST_CASE("joins, tiles, rolls and pads fuse into the kernel that consumes them", "[manipulation]") {
   const Array a = loom::empty({1000}, DType::Float32), b = loom::empty({500}, DType::Float32);
   const Array c = loom::empty({250}, DType::Float64);
