@@ -92,6 +92,9 @@ Array ternary_where(const Array& cond, const Array& x, const Array& y);
 // Axis normalization with NumPy's message: "axis 2 is out of bounds for array of dimension 2",
 // after "<prefix>: " when a prefix is given (NumPy's msg_prefix: "source", "axis1", ...).
 int normalize_axis(std::int64_t axis, int ndim, const char* prefix = nullptr);
+// The shape all of `shapes` broadcast to; ValueError in np.broadcast_arrays' words ("shape
+// mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg 0 ...").
+Shape broadcast_all(const std::vector<Shape>& shapes);
 
 // Storage for new arrays: device memory when there is a GPU, host memory otherwise. Defined in
 // lib/exec, which owns the runtime.

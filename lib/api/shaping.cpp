@@ -286,10 +286,10 @@ Array atleast_3d(const Array& a) {
   return a.ndim() == 2 ? detail::reshaped(a, {a.shape()[0], a.shape()[1], 1}) : a;
 }
 
-std::vector<Array> broadcast_arrays(const std::vector<Array>& arrays) {
+Shape detail::broadcast_all(const std::vector<Shape>& shapes) {
   Shape s;
-  for (std::size_t i = 0; i < arrays.size(); ++i) {
-    const Shape& si = arrays[i].shape();
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    const Shape& si = shapes[i];
     try {
       s = detail::broadcast_shapes(s, si);
     } catch (const ShapeError&) {
@@ -301,7 +301,7 @@ std::vector<Array> broadcast_arrays(const std::vector<Array>& arrays) {
       };
       std::size_t j = 0;
       for (std::size_t k = 0; k < i; ++k) {
-        const Shape& sk = arrays[k].shape();
+        const Shape& sk = shapes[k];
         bool clash = false;
         for (int d = 1; d <= std::min(sk.size(), si.size()); ++d) {
           const std::int64_t x = sk[sk.size() - d], y = si[si.size() - d];
@@ -314,9 +314,16 @@ std::vector<Array> broadcast_arrays(const std::vector<Array>& arrays) {
       }
       throw ValueError(fmt::format("shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is "
                                    "between arg {} with shape {} and arg {} with shape {}.",
-                                   j, tuple(arrays[j].shape()), i, tuple(si)));
+                                   j, tuple(shapes[j]), i, tuple(si)));
     }
   }
+  return s;
+}
+
+std::vector<Array> broadcast_arrays(const std::vector<Array>& arrays) {
+  std::vector<Shape> shapes;
+  for (const Array& a : arrays) shapes.push_back(a.shape());
+  const Shape s = detail::broadcast_all(shapes);
   std::vector<Array> out;
   for (const Array& a : arrays) out.push_back(a.broadcast_to(s));
   return out;

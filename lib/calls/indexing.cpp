@@ -288,7 +288,10 @@ Array advanced_index(const Array& x, std::span<const Index> idx_in, bool check, 
 }  // namespace detail
 
 Array take(const Array& a, const Array& indices, std::optional<int> axis, TakeMode mode) {
-  if (!is_integer(indices.dtype())) throw IndexError("take: indices must be of integer type");
+  if (!is_integer(indices.dtype())) {  // (NumPy casts the indices to intp, same_kind)
+    throw DTypeError(fmt::format("Cannot cast array data from dtype('{}') to dtype('int64') according to the rule 'same_kind'",
+                                 name(indices.dtype())));
+  }
   const int ax = axis ? detail::normalize_axis(*axis, a.ndim()) : 0;
   const std::int64_t n = axis ? a.shape()[ax] : a.size();
   Array idx = as_i64(indices);
@@ -669,6 +672,25 @@ Array mask_like(const Array& a, const Array& mask, const char* op) {
 
 Array as_dtype(const Array& v, DType t) { return v.dtype() == t ? v : astype(v, t); }
 
+// NumPy's refusal to cast `from` into `to` under `rule`, in its words ("scalar" for a 0-d array).
+[[noreturn]] void cannot_cast(const Array& from, DType to, const char* rule) {
+  throw DTypeError(fmt::format("Cannot cast {} from dtype('{}') to dtype('{}') according to the rule '{}'",
+                               from.ndim() == 0 ? "scalar" : "array data", name(from.dtype()), name(to), rule));
+}
+
+// Whether a C++ number (NEP 50's weak scalar) may take dtype `to`: its kind (bool < integer <
+// floating < complex) is not above to's.
+bool weak_fits(const Array& v, DType to) {
+  const auto rank = [](DType t) { return t == DType::Bool ? 0 : is_integer(t) ? 1 : is_complex(t) ? 3 : 2; };
+  return v.node()->weak && rank(v.dtype()) <= rank(to) && (to != DType::Bool || v.dtype() == DType::Bool);
+}
+
+// putmask and place take their values as `safe` casts.
+void check_safe_values(const Array& values, DType to) {
+  if (weak_fits(values, to) || can_cast_safe(values.dtype(), to)) return;
+  cannot_cast(values, to, "safe");
+}
+
 // values.flat[pos] for the put family's repeated values (pos in range): one value (a C++ number
 // among them, which has no buffer to gather from) is just broadcast.
 Array cycled(const Array& values, const Array& pos) {
@@ -679,6 +701,7 @@ Array cycled(const Array& values, const Array& pos) {
 
 void putmask(Array& a, const Array& mask, const Array& values) {
   const Array m = mask_like(a, mask, "putmask");
+  check_safe_values(values, a.dtype());
   if (values.size() == 0) return;
   const Array pos = remainder(arange(Scalar::of(std::int64_t{0}, false), Scalar::of(a.size(), false),
                                      Scalar::of(std::int64_t{1}, false), DType::Int64),
@@ -689,6 +712,7 @@ void putmask(Array& a, const Array& mask, const Array& values) {
 
 void place(Array& a, const Array& mask, const Array& values) {
   const Array m = mask_like(a, mask, "place");
+  check_safe_values(values, a.dtype());
   if (values.size() == 0) {
     if (any(m).item<bool>()) throw ValueError("Cannot insert from an empty array!");
     return;
@@ -698,12 +722,9 @@ void place(Array& a, const Array& mask, const Array& values) {
 }
 
 void copyto(Array& dst, const Array& src, const Array& where_mask) {
-  if (!calls::same_kind(src.dtype(), dst.dtype())) {
-    throw DTypeError(fmt::format("Cannot cast array data from dtype('{}') to dtype('{}') according to the rule 'same_kind'",
-                                 name(src.dtype()), name(dst.dtype())));
-  }
+  if (!weak_fits(src, dst.dtype()) && !calls::same_kind(src.dtype(), dst.dtype())) cannot_cast(src, dst.dtype(), "same_kind");
   const Array s = as_dtype(fit_value(src, dst.shape()), dst.dtype());
-  if (where_mask.dtype() != DType::Bool) throw DTypeError("copyto: `where` must be a bool array");
+  if (where_mask.dtype() != DType::Bool) cannot_cast(where_mask, DType::Bool, "safe");
   dst = where(fit_value(where_mask, dst.shape()), s, dst);
 }
 
@@ -725,6 +746,10 @@ Array select(const std::vector<Array>& condlist, const std::vector<Array>& choic
 Array choose(const Array& a, const std::vector<Array>& choices) {
   if (!is_integer(a.dtype())) throw DTypeError("choose: the index array must be of integer type");
   if (choices.empty()) throw ValueError("0-length sequence.");
+  std::vector<Shape> shapes;  // the choices, then a (NumPy's order in its message)
+  for (const Array& c : choices) shapes.push_back(c.shape());
+  shapes.push_back(a.shape());
+  (void)detail::broadcast_all(shapes);
   const std::int64_t n = static_cast<std::int64_t>(choices.size());
   if (a.size() > 0 && any((a < 0) | (a >= n)).item<bool>()) throw ValueError("invalid entry in choice array");
   Array r = choices.back();

@@ -11,6 +11,7 @@
 
 #include "support/gpu_support.hpp"
 #include "support/indexing_cases.hpp"
+#include "support/manipulation_cases.hpp"
 
 using loom::Array;
 using loom::DType;
@@ -47,6 +48,13 @@ TEST_CASE("indexing reads and writes give NumPy's values on the GPU", "[gpu][ind
     ++n;
   }
   CHECK(n > 1600);
+}
+
+TEST_CASE("the indexing functions give NumPy's values and errors on the GPU", "[gpu][indexing]") {
+  loom::exec::set_poison_outputs(true);
+  const auto [values, errors] = loom::test::check_numpy_table("tests/unit/api/indexing_function_cases.txt");
+  CHECK(values > 50);
+  CHECK(errors > 20);
 }
 
 TEST_CASE("gathers of every dtype and layout match the reference", "[gpu][indexing]") {

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
+
 #include <loom/loom.hpp>
 
 #include "support/indexing_cases.hpp"
@@ -20,7 +22,7 @@ namespace loom::test {
 // One argument of a call: an array, an int, None, an int list, pad widths, a slice, a word, or
 // a list of arguments ('[' ... ']').
 struct ManipArg {
-  char kind = 'n';  // A i n l p s m [
+  char kind = 'n';  // A V i n l p s m [
   Array array;
   std::int64_t i = 0;
   std::vector<std::int64_t> list;
@@ -69,6 +71,17 @@ inline ManipArg parse_arg(const std::vector<std::string>& tok, std::size_t& at) 
       const DType dt = dtype_named(rest.substr(colon + 1, atk - colon - 1));
       const std::int64_t k = std::stoll(rest.substr(atk + 1));
       a.array = (arange(shape.numel()) + Array(100 * k)).reshape(shape).astype(dt).eval();
+      break;
+    }
+    case 'V': {  // V<shape>:<dtype>:<values>
+      const auto c1 = rest.find(':'), c2 = rest.find(':', c1 + 1);
+      const Shape shape = parse_shape(rest.substr(0, c1));
+      const DType dt = dtype_named(rest.substr(c1 + 1, c2 - c1 - 1));
+      std::vector<double> vals;
+      for (const std::string& v : split(rest.substr(c2 + 1), ',')) {
+        if (!v.empty()) vals.push_back(std::stod(v));
+      }
+      a.array = (vals.empty() ? zeros(shape, DType::Float64) : asarray(std::span<const double>(vals), shape)).astype(dt).eval();
       break;
     }
     case 'i': a.i = std::stoll(rest); break;
@@ -244,6 +257,26 @@ inline std::vector<Array> run_manipulation(const ManipCase& c) {
     if (g.size() > 2) return one(sliding_window_view(g[0].array, g[1].list, g[2].list));
     return one(sliding_window_view(g[0].array, g[1].list));
   }
+  // Indexing functions (indexing_function_cases.txt); those that write give the array written.
+  const auto mode_of = [](const std::string& w) {
+    return w == "wrap" ? TakeMode::Wrap : w == "clip" ? TakeMode::Clip : TakeMode::Raise;
+  };
+  const auto axis_or_none = [&](const ManipArg& x) {
+    return x.kind == 'n' ? std::optional<int>() : std::optional<int>(static_cast<int>(x.i));
+  };
+  if (f == "take") return one(take(g[0].array, g[1].array, axis_or_none(g[2]), mode_of(g[3].word)));
+  if (f == "take_along_axis") return one(take_along_axis(g[0].array, g[1].array, static_cast<int>(g[2].i)));
+  Array x = g.empty() ? Array() : g[0].array;
+  if (f == "put") return put(x, g[1].array, g[2].array, mode_of(g[3].word)), one(x);
+  if (f == "put_along_axis") return put_along_axis(x, g[1].array, g[2].array, static_cast<int>(g[3].i)), one(x);
+  if (f == "putmask") return putmask(x, g[1].array, g[2].array), one(x);
+  if (f == "place") return place(x, g[1].array, g[2].array), one(x);
+  if (f == "copyto") return copyto(x, g[1].array, g[2].kind == 'n' ? Array(true) : g[2].array), one(x);
+  if (f == "compress") return one(compress(g[0].array, g[1].array, axis_or_none(g[2])));
+  if (f == "extract") return one(extract(g[0].array, g[1].array));
+  if (f == "choose") return one(choose(g[0].array, arrays_of(g[1])));
+  if (f == "select") return one(select(arrays_of(g[0]), arrays_of(g[1]), Array(g[2].i)));
+  if (f == "argwhere") return one(argwhere(g[0].array));
   throw std::runtime_error("no such function in the table: " + f);
 }
 
@@ -264,6 +297,30 @@ inline std::string check_manip(const Array& r, const ManipResult& w) {
     }
   }
   return "";
+}
+
+
+// Runs every case of a table through loom and checks it against NumPy's answer (values, dtype,
+// shape; or the exception's type and message). Gives the numbers of value and error cases.
+inline std::pair<int, int> check_numpy_table(const std::string& path) {
+  int values = 0, errors = 0;
+  for (const auto& c : manipulation_cases(path)) {
+    INFO(c.line);
+    if (!c.error_type.empty()) {
+      const std::string got = error_of([&] {
+        for (const Array& r : run_manipulation(c)) (void)r.eval();
+        synchronize();  // (errors found by a kernel are reported here)
+      });
+      CHECK(got == c.error_type + "|" + c.error_message);
+      ++errors;
+      continue;
+    }
+    const std::vector<Array> r = run_manipulation(c);
+    REQUIRE(r.size() == c.want.size());
+    for (std::size_t k = 0; k < r.size(); ++k) CHECK(check_manip(r[k], c.want[k]) == "");
+    ++values;
+  }
+  return {values, errors};
 }
 
 }  // namespace loom::test

@@ -28,23 +28,15 @@ std::size_t kernels_of(const Array& a) {
 }  // namespace
 
 TEST_CASE("array manipulation gives NumPy's values, dtypes and errors", "[manipulation]") {
-  int values = 0, errors = 0;
-  for (const auto& c : loom::test::manipulation_cases(kCases)) {
-    INFO(c.line);
-    if (!c.error_type.empty()) {
-      const std::string got = loom::test::error_of([&] {
-        for (const Array& r : loom::test::run_manipulation(c)) (void)r.to_host<std::int64_t>();
-      });
-      CHECK(got == c.error_type + "|" + c.error_message);
-      ++errors;
-      continue;
-    }
-    const std::vector<Array> r = loom::test::run_manipulation(c);
-    REQUIRE(r.size() == c.want.size());
-    for (std::size_t k = 0; k < r.size(); ++k) CHECK(loom::test::check_manip(r[k], c.want[k]) == "");
-    ++values;
-  }
+  const auto [values, errors] = loom::test::check_numpy_table(kCases);
   CHECK(values > 130);
+  CHECK(errors > 20);
+}
+
+TEST_CASE("the indexing functions give NumPy's values, dtypes and errors", "[indexing]") {
+  const auto [values, errors] =
+      loom::test::check_numpy_table(std::string(LOOM_SOURCE_DIR) + "/tests/unit/api/indexing_function_cases.txt");
+  CHECK(values > 50);
   CHECK(errors > 20);
 }
 
