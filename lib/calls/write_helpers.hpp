@@ -11,6 +11,11 @@ namespace loom::calls {
 // a lazy gather in the consumer's kernel, small elementwise sources rebuilt at the read positions
 // (lib/calls/indexing.cpp).
 Array gather_positions(const Array& src, std::vector<Array> coords, const Shape& shape);
+// src read at C-order positions lin of its elements (take without an axis).
+Array gather_flat_positions(const Array& src, const Array& lin);
+// idx normalized against an axis of n elements and checked by the kernel that reads it
+// (Op::CheckIndex: IndexError at the next synchronization).
+Array checked_positions(const Array& idx, std::int64_t n, int axis);
 
 // NumPy's name of the ufunc a WriteOp applies ("add", "minimum"; "set" for Set).
 const char* ufunc_name(WriteOp op);
