@@ -107,6 +107,61 @@ void order_rows(KernelPlan& p) {
   if (suffix != fast) p.fast_rows = fast;
 }
 
+// Reads of one node with the same strides a few elements apart share a pointer (Leaf::share):
+// the heat step's centre and its left and right neighbours are one row pointer, and on the
+// vector path one 16-byte load and two single elements instead of three loads, two of them
+// misaligned (which kept the whole kernel off vectors; bench/NOTES.md, "The heat kernel's
+// floor"). The lead is the read whose offset is a multiple of a vector (the aligned one when the
+// node's data is). A shifted read joins only beside an unshifted one with the same guard (or
+// none): the vector its lanes come from is then loaded exactly where that read is meaningful.
+void share_pointers(KernelPlan& p) {
+  const int nd = p.shape.size();
+  const auto eligible = [&](const Leaf& l) {
+    return l.kind == LeafKind::Buffer && !l.unravel && !l.tiled && l.cache < 0 && l.node != nullptr;
+  };
+  // Views of one array are distinct nodes over one storage (the executable cache's fingerprint
+  // tells such graphs apart); a node an earlier kernel computes has no storage yet: itself.
+  const auto storage_id = [](const Leaf& l) -> const void* {
+    const detail::Storage* s = detail::buffer_storage(*l.node);
+    return s ? static_cast<const void*>(s) : static_cast<const void*>(l.node);
+  };
+  const int n = static_cast<int>(p.leaves.size());
+  for (int i = 0; i < n; ++i) {
+    Leaf& first = p.leaves[static_cast<std::size_t>(i)];
+    if (!eligible(first) || first.share >= 0) continue;
+    std::vector<int> cls{i};
+    for (int j = i + 1; j < n; ++j) {
+      const Leaf& l = p.leaves[static_cast<std::size_t>(j)];
+      bool same = eligible(l) && l.share < 0 && storage_id(l) == storage_id(first) && l.dtype == first.dtype;
+      for (int d = 0; same && d < nd; ++d) same = l.idx[0].c[static_cast<std::size_t>(d)] == first.idx[0].c[static_cast<std::size_t>(d)];
+      if (same) cls.push_back(j);
+    }
+    if (cls.size() < 2) continue;
+    const std::int64_t width = static_cast<std::int64_t>(16 / itemsize(first.dtype));
+    int lead = cls.front();
+    for (int j : cls) {
+      if (p.leaves[static_cast<std::size_t>(j)].idx[0].c0 % width == 0) {
+        lead = j;
+        break;
+      }
+    }
+    const std::int64_t c0 = p.leaves[static_cast<std::size_t>(lead)].idx[0].c0;
+    for (int j : cls) {
+      Leaf& l = p.leaves[static_cast<std::size_t>(j)];
+      const std::int64_t d = l.idx[0].c0 - c0;
+      if (j == lead || d <= -width || d >= width) continue;
+      bool beside = d == 0;
+      for (int k : cls) {
+        const Leaf& m = p.leaves[static_cast<std::size_t>(k)];
+        beside = beside || (m.idx[0].c0 == c0 && m.guard == l.guard);
+      }
+      if (!beside) continue;
+      l.share = lead;
+      l.shift = static_cast<int>(d);
+    }
+  }
+}
+
 // Collapse, path, index width and vector width of an elementwise plan.
 void finish(KernelPlan& p, const KernelGroup& group, const Analysis& a) {
   for (const NodeRef& r : group.roots) p.roots.push_back(r);
@@ -149,6 +204,7 @@ void finish(KernelPlan& p, const KernelGroup& group, const Analysis& a) {
       }
     }
   }
+  share_pointers(p);
   // Kernels with several costly functions are bound by arithmetic, not memory, and the vector
   // path inlines the element code once per vector lane (NVRTC time grows with it): one element
   // per thread there.
@@ -235,6 +291,11 @@ void build_key(KernelPlan& p) {
     append_key(k, l.tiled);
     if (l.unravel) append_key(k, static_cast<int>(step_of(l.unr->lin, nd)));
     append_key(k, l.guard);
+    if (l.share >= 0) {  // a byte no small integer takes (keys of unshared leaves unchanged)
+      k += static_cast<char>(-102);
+      append_key(k, l.share);
+      append_key(k, l.shift);
+    }
     k += ';';
   }
   k += '|';
@@ -335,7 +396,7 @@ bool vector_aligned(const KernelPlan& p, const AddressOf& address_of, std::span<
     return reinterpret_cast<std::uintptr_t>(ptr) % (item * static_cast<std::size_t>(p.vec)) == 0;
   };
   for (const Leaf& l : p.leaves) {
-    if (l.kind != LeafKind::Buffer || step_of(l.idx[0], nd) != Step::Unit) continue;
+    if (l.kind != LeafKind::Buffer || l.share >= 0 || step_of(l.idx[0], nd) != Step::Unit) continue;
     const std::size_t item = itemsize(l.dtype);
     const auto* base = static_cast<const char*>(address_of(l.node)) + l.idx[0].c0 * static_cast<std::int64_t>(item);
     if (!aligned(base, item)) return false;
@@ -363,6 +424,7 @@ std::string to_string(const KernelPlan& p) {
       for (int d = 0; d < p.shape.size(); ++d) s += fmt::format("{:+}*o{}", a.c[static_cast<std::size_t>(d)], d);
     }
     if (l.unravel) s += " (unravelled)";
+    if (l.share >= 0) s += fmt::format(" (leaf {}'s pointer {:+})", l.share, l.shift);
     s += "\n";
   }
   return s;

@@ -62,6 +62,13 @@ struct Leaf {
   // piece inside its box, the base outside it); the element function reads it only there, at
   // the pointer the loop passes (-1: read by the loop like any buffer). Elementwise plans only.
   int guard = -1;
+  // A buffer read a few elements from another leaf's read of the same node with the same strides
+  // (a stencil's neighbours, x[1:] beside x[:-1]): its pointer is leaves[share]'s plus `shift`
+  // elements, and on the vector path its lanes are that leaf's vector's (elements past the
+  // vector's ends read one by one), so it needs no alignment of its own (-1: its own pointer).
+  // Elementwise plans only (kernel_plan.cpp, share_pointers).
+  int share = -1;
+  int shift = 0;
 };
 
 // One value the kernel computes: an op on earlier values, or a leaf read.

@@ -105,6 +105,16 @@ Fingerprint fingerprint(std::span<const NodeRef> outputs, bool fusion, int max_k
     // Nodes are numbered when first seen (so a deep graph costs O(n)); each node's record is
     // written after its inputs', naming them by number: a canonical encoding of the graph.
     Numbering num;
+    // Which buffer nodes share storage (views of one array: the first such node's storage
+    // number): kernels read them through one pointer (codegen::Leaf::share).
+    std::vector<const detail::Storage*> storages;
+    const auto storage_class = [&](const detail::Storage* s) {
+      for (std::size_t i = 0; i < storages.size(); ++i) {
+        if (storages[i] == s) return static_cast<std::int64_t>(i);
+      }
+      storages.push_back(s);
+      return static_cast<std::int64_t>(storages.size() - 1);
+    };
     std::vector<std::pair<const Node*, int>> stack;
     stack.reserve(16);
     for (const NodeRef& o : outputs) {
@@ -132,6 +142,7 @@ Fingerprint fingerprint(std::span<const NodeRef> outputs, bool fusion, int max_k
             b.put_shape(r->strides);
             b.put(r->offset);
             b.put(alignment_class(r->storage->data()));
+            b.put(storage_class(r->storage.get()));
           } else {
             b.put(n->force_materialize);
             b.put(n->num_inputs);
@@ -141,6 +152,7 @@ Fingerprint fingerprint(std::span<const NodeRef> outputs, bool fusion, int max_k
                 b.put_shape(n->strides());
                 b.put(n->offset());
                 b.put(alignment_class(n->storage()->data()));
+                b.put(storage_class(n->storage().get()));
                 break;
               case Op::View:
               case Op::Place:

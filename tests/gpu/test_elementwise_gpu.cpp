@@ -115,6 +115,49 @@ TEST_CASE("generators and views run fused on the GPU", "[gpu][views]") {
   CHECK(check_gpu(y.transpose({2, 0, 3, 1}) + y.transpose({2, 0, 3, 1}).flip(1)) == "");
 }
 
+TEST_CASE("reads a few elements apart share a pointer and match the reference on every dtype", "[gpu][shared]") {
+  // Neighbour reads of one array (Leaf::share): on the vector path their lanes come from the
+  // lead's vector and single elements past its ends; misaligned, the scalar path. Guarded
+  // (under a write) and unguarded, with a lead that an unguarded read loads before the guards.
+  std::mt19937_64 rng(811);
+  using loom::Slice;
+  const auto diff = [](const Array& a, int s) {
+    const Array hi = a[{Slice(s, loom::none)}], lo = a[{Slice(0, -s)}];
+    return loom::is_bool(a.dtype()) ? (hi ^ lo) : (hi - lo + hi);
+  };
+  for (DType t : loom::test::all_dtypes()) {
+    INFO(loom::name(t));
+    const Array x = loom::test::random_array(t, {1003}, rng).eval();
+    for (int s : {1, 2, 3, 7, 15}) {
+      INFO("shift " << s);
+      CHECK(loom::test::check_gpu(diff(x, s)) == "");
+      CHECK(loom::test::check_gpu(diff(x[{Slice(1, loom::none)}], s)) == "");  // the lead misaligned
+    }
+    if (loom::is_bool(t)) continue;
+    // Under a write: the pieces x[:-2] and x[1:-1] inside the box, x outside it, and x again
+    // unguarded (the sum): one storage read four times.
+    Array v = x;
+    v[{Slice(1, -1)}] = x[{Slice(0, -2)}] + x[{Slice(1, -1)}];
+    CHECK(loom::test::check_gpu(v + x) == "");
+    CHECK(loom::test::check_gpu(v) == "");
+    // Rows of 128 a row stride of 144 apart (vectors), the neighbours along them and across them.
+    const Array u = loom::test::random_array(t, {37, 144}, rng).eval();
+    const Slice in(1, -1), lo(0, -2), left(0, 128), mid(1, 129), right(2, 130);
+    CHECK(loom::test::check_gpu(u[{in, mid}] + u[{in, right}] - u[{in, left}] + u[{lo, mid}]) == "");
+  }
+  // The executable cache: one graph structure over one array, then over two (the fingerprint
+  // tells them apart: a kernel that shares a pointer must not read y through x's).
+  const Array a = loom::test::random_array(DType::Float32, {4096}, rng).eval();
+  const Array b = loom::test::random_array(DType::Float32, {4096}, rng).eval();
+  const auto f = [](const Array& p, const Array& q) { return p[{Slice(1, loom::none)}] * 2 - q[{Slice(0, -1)}]; };
+  for (int round = 0; round < 2; ++round) {
+    CHECK(loom::test::check_gpu(f(a, a)) == "");
+    CHECK(loom::test::check_gpu(f(a, b)) == "");
+    CHECK(loom::test::check_gpu(f(b, a)) == "");
+    CHECK(loom::test::check_gpu(f(b, b)) == "");
+  }
+}
+
 TEST_CASE("64-bit indexing past 2^31 elements", "[gpu][large]") {
   // 2^31 + 5 int8 elements: the kernel must take the 64-bit path and write the last ones.
   const std::int64_t n = (std::int64_t{1} << 31) + 5;

@@ -85,6 +85,19 @@ inline Array random_array(DType t, const Shape& shape, std::mt19937_64& rng, Ran
   return asarray_bytes(b.data(), b.size(), t, shape);
 }
 
+// The benchmark's heat step on u (a 5-point stencil inside, zeros on the four edges); u is
+// shared, so the writes make a new array.
+inline Array heat_step(const Array& u) {
+  const Slice in(1, -1), lo(0, -2), hi(2, none);
+  Array v = u;
+  v[{in, in}] = u[{in, in}] + 0.25 * (u[{lo, in}] + u[{hi, in}] + u[{in, lo}] + u[{in, hi}] - 4 * u[{in, in}]);
+  v[{0}] = 0;
+  v[{-1}] = 0;
+  v[{all, 0}] = 0;
+  v[{all, -1}] = 0;
+  return v;
+}
+
 // Relative tolerance for results of a dtype: 16-bit floats round at each op; transcendental
 // functions on the GPU and the host differ by a few ulp.
 inline double tolerance(DType t) {

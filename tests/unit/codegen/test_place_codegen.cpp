@@ -35,24 +35,12 @@ int guarded_leaves(const loom::codegen::KernelPlan& kp) {
   return n;
 }
 
-// The heat step of the benchmark on u (shared: the write makes a new array).
-Array heat_step(const Array& u) {
-  const Slice in(1, -1), lo(0, -2), hi(2, loom::none);
-  Array v = u;
-  v[{in, in}] = u[{in, in}] + 0.25 * (u[{lo, in}] + u[{hi, in}] + u[{in, lo}] + u[{in, hi}] - 4 * u[{in, in}]);
-  v[{0}] = 0;
-  v[{-1}] = 0;
-  v[{loom::all, 0}] = 0;
-  v[{loom::all, -1}] = 0;
-  return v;
-}
-
 }  // namespace
 
 TEST_CASE("a chain of region writes is one kernel that reads each piece only inside its box", "[codegen][place]") {
   const std::int64_t n = 7, m = 9;
   const Array u = (loom::arange(n * m).reshape({n, m}).astype(DType::Float64) * 0.5).eval();
-  const Array v = heat_step(u);
+  const Array v = loom::test::heat_step(u);
   const auto one = plans({v});
   REQUIRE(one.size() == 1);
   CHECK(guarded_leaves(one[0]) == 6);  // five stencil reads in the interior, u outside the writes

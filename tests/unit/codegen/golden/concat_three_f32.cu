@@ -87,11 +87,11 @@ loom_ew_greater_equal_logical_not_exp_less_etc_f32_3eeaceac(const __grid_constan
         for (int k = 0; k < 3; ++k) agree = agree && g[e][k] == g[0][k];
       }
       if (agree) {
-        loom::Vec<4, float> x2;
+        loom::Vec<4, float> x2{};
         if (g[0][0]) x2 = *reinterpret_cast<const loom::Vec<4, float>*>(b2 + i);
-        loom::Vec<4, float> x4;
+        loom::Vec<4, float> x4{};
         if (g[0][1]) x4 = *reinterpret_cast<const loom::Vec<4, float>*>(b4 + i);
-        loom::Vec<4, float> x6;
+        loom::Vec<4, float> x6{};
         if (g[0][2]) x6 = *reinterpret_cast<const loom::Vec<4, float>*>(b6 + i);
         #pragma unroll
         for (int e = 0; e < 4; ++e) {
