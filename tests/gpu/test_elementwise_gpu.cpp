@@ -158,6 +158,44 @@ TEST_CASE("reads a few elements apart share a pointer and match the reference on
   }
 }
 
+TEST_CASE("random stencils over views of one array match the reference", "[gpu][shared]") {
+  // Sums of 2..5 windows of u a few rows and columns apart, alone, written into u's interior
+  // (guarded reads: the windows inside the box, u outside it) and added to u again (unguarded
+  // beside guarded): shared pointers with every shift, lead and alignment the planner may meet.
+  std::mt19937_64 rng(4242);
+  using loom::Slice;
+  const std::vector<DType> types{DType::Int8, DType::Int16, DType::UInt8, DType::Int32, DType::Int64,
+                                 DType::Float16, DType::Float32, DType::Float64, DType::Complex64};
+  for (int c = 0; c < 120; ++c) {
+    const DType t = types[rng() % types.size()];
+    const std::int64_t rows = 4 + static_cast<std::int64_t>(rng() % 30), cols = 6 + static_cast<std::int64_t>(rng() % 300);
+    const std::int64_t r = rows - 2, w = cols - 4;  // the windows' shape
+    const Array u = loom::test::random_array(t, {rows, cols}, rng).eval();
+    const auto window = [&] {
+      const std::int64_t r0 = static_cast<std::int64_t>(rng() % 3), c0 = static_cast<std::int64_t>(rng() % 5);
+      return u[{Slice(r0, r0 + r), Slice(c0, c0 + w)}];
+    };
+    Array sum = window();
+    const int terms = 2 + static_cast<int>(rng() % 4);
+    for (int k = 1; k < terms; ++k) sum = (rng() % 2) ? sum + window() : sum - window();
+    INFO("case " << c << ": " << loom::name(t) << " " << rows << " x " << cols << ", " << terms << " windows");
+    switch (rng() % 3) {
+      case 0: CHECK(loom::test::check_gpu(sum) == ""); break;
+      case 1: {
+        Array v = u;
+        v[{Slice(1, 1 + r), Slice(2, 2 + w)}] = sum;
+        CHECK(loom::test::check_gpu(v) == "");
+        break;
+      }
+      default: {
+        Array v = u;
+        v[{Slice(1, 1 + r), Slice(2, 2 + w)}] = sum;
+        CHECK(loom::test::check_gpu(v + u) == "");
+      }
+    }
+  }
+}
+
 TEST_CASE("64-bit indexing past 2^31 elements", "[gpu][large]") {
   // 2^31 + 5 int8 elements: the kernel must take the 64-bit path and write the last ones.
   const std::int64_t n = (std::int64_t{1} << 31) + 5;
