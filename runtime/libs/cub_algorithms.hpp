@@ -110,9 +110,15 @@ void inclusive_scan(DType dtype, ScanOp op, const void* in, void* out, std::int6
 // the position's bits only) and each position's run is reduced in a fixed order (by a warp,
 // or by cub::DeviceSegmentedReduce for long runs): the same bits every run. Complex products, minima and maxima
 // always take the sorted path.
+//
+// With `record` (the atomic path only), pos holds the user's indices (int64) into an axis of n,
+// unchecked: each is counted from the end where negative, and one out of [-n, n) is recorded in
+// the device's error record (runtime/device_errors.hpp; axis 0) and skipped, as Op::CheckIndex
+// does, without a kernel that writes the checked positions first.
 enum class ScatterOp { Sum, Prod, Min, Max };
 void scatter_reduce(DType dtype, ScatterOp op, const void* pos, bool pos32, const void* values, std::int64_t m,
-                    void* agg, bool* hit, std::int64_t n, bool atomic, cudaStream_t stream, const Workspace& ws);
+                    void* agg, bool* hit, std::int64_t n, bool atomic, cudaStream_t stream, const Workspace& ws,
+                    std::uint64_t* record = nullptr);
 // Runs this long on average (m / n) or longer are reduced a block per run (cub::
 // DeviceSegmentedReduce), shorter ones a warp per run.
 inline constexpr std::int64_t kScatterBlockRun = 2048;

@@ -233,6 +233,17 @@ TEST_CASE("an index out of bounds is found by the kernel and raised at the next 
           (void)y.to_host<float>();
         }, "index 12 is out of bounds for axis 0 with size 10"));
   CHECK(raises([&] { (void)x2[{loom::all, j}].to_host<float>(); }, "index 7 is out of bounds for axis 1 with size 5"));
+  // add_at's atomics into a 1-d array read the indices themselves (no kernel checks them first):
+  // negative ones count from the end, and one out of bounds is raised the same way (integer sums
+  // take the atomics in the default mode too).
+  Array z = x;
+  loom::add_at(z, i - 10, Array(1.0f), loom::Accumulate::Atomic);  // at -10 -7 -4 -1 2
+  CHECK(z.to_host<float>() == std::vector<float>{1, 1, 3, 4, 4, 5, 7, 7, 8, 10});
+  CHECK(raises([&] {
+          Array zi = loom::arange(10).eval();
+          loom::add_at(zi, loom::where(i == 12, -11, i - 10), Array(std::int64_t{5}));
+          (void)zi.to_host<std::int64_t>();
+        }, "index -11 is out of bounds for axis 0 with size 10"));
   // In bounds, nothing is raised and the record stays clear.
   CHECK(x2[{loom::all, i % 5}].to_host<float>() == std::vector<float>{0, 3, 1, 4, 2, 5, 8, 6, 9, 7});
   CHECK_NOTHROW(loom::synchronize());
