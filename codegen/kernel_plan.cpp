@@ -107,7 +107,7 @@ void order_rows(KernelPlan& p) {
   if (suffix != fast) p.fast_rows = fast;
 }
 
-// Reads of one node with the same strides a few elements apart share a pointer (Leaf::share):
+// Reads of one storage with the same strides a few elements apart share a pointer (Leaf::share):
 // the heat step's centre and its left and right neighbours are one row pointer, and on the
 // vector path one 16-byte load and two single elements instead of three loads, two of them
 // misaligned (which kept the whole kernel off vectors; bench/NOTES.md, "The heat kernel's
@@ -126,16 +126,19 @@ void share_pointers(KernelPlan& p) {
     return s ? static_cast<const void*>(s) : static_cast<const void*>(l.node);
   };
   const int n = static_cast<int>(p.leaves.size());
+  std::vector<std::uint8_t> classed(static_cast<std::size_t>(n), 0);  // each leaf in one class, once
   for (int i = 0; i < n; ++i) {
-    Leaf& first = p.leaves[static_cast<std::size_t>(i)];
-    if (!eligible(first) || first.share >= 0) continue;
+    const Leaf& first = p.leaves[static_cast<std::size_t>(i)];
+    if (!eligible(first) || classed[static_cast<std::size_t>(i)]) continue;
     std::vector<int> cls{i};
     for (int j = i + 1; j < n; ++j) {
       const Leaf& l = p.leaves[static_cast<std::size_t>(j)];
-      bool same = eligible(l) && l.share < 0 && storage_id(l) == storage_id(first) && l.dtype == first.dtype;
+      bool same = eligible(l) && !classed[static_cast<std::size_t>(j)] && storage_id(l) == storage_id(first) &&
+                  l.dtype == first.dtype;
       for (int d = 0; same && d < nd; ++d) same = l.idx[0].c[static_cast<std::size_t>(d)] == first.idx[0].c[static_cast<std::size_t>(d)];
       if (same) cls.push_back(j);
     }
+    for (int j : cls) classed[static_cast<std::size_t>(j)] = 1;
     if (cls.size() < 2) continue;
     const std::int64_t width = static_cast<std::int64_t>(16 / itemsize(first.dtype));
     int lead = cls.front();

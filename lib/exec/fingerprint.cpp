@@ -60,11 +60,11 @@ class Writer {
 // log2 of the alignment of an address, up to 16 bytes (the widest vector access).
 int alignment_class(const void* p) { return std::countr_zero(reinterpret_cast<std::uintptr_t>(p) | 16u); }
 
-// Node numbering: small graphs by linear search, large ones through a map.
-class Numbering {
+// Numbering of nodes (and of storages): small graphs by linear search, large ones through a map.
+template <class T> class Numbering {
  public:
   Numbering() { nodes_.reserve(16); }
-  int find(const Node* n) const {
+  int find(const T* n) const {
     if (map_.empty()) {
       for (std::size_t i = 0; i < nodes_.size(); ++i) {
         if (nodes_[i] == n) return static_cast<int>(i);
@@ -74,7 +74,7 @@ class Numbering {
     auto it = map_.find(n);
     return it == map_.end() ? -1 : it->second;
   }
-  int add(const Node* n) {
+  int add(const T* n) {
     nodes_.push_back(n);
     const int id = static_cast<int>(nodes_.size()) - 1;
     if (!map_.empty()) {
@@ -84,11 +84,16 @@ class Numbering {
     }
     return id;
   }
-  std::vector<const Node*>& nodes() { return nodes_; }
+  // The number of n, numbered now when new.
+  int of(const T* n) {
+    const int id = find(n);
+    return id >= 0 ? id : add(n);
+  }
+  std::vector<const T*>& nodes() { return nodes_; }
 
  private:
-  std::vector<const Node*> nodes_;
-  std::unordered_map<const Node*, int> map_;
+  std::vector<const T*> nodes_;
+  std::unordered_map<const T*, int> map_;
 };
 
 }  // namespace
@@ -104,17 +109,10 @@ Fingerprint fingerprint(std::span<const NodeRef> outputs, bool fusion, int max_k
     b.put(device);
     // Nodes are numbered when first seen (so a deep graph costs O(n)); each node's record is
     // written after its inputs', naming them by number: a canonical encoding of the graph.
-    Numbering num;
-    // Which buffer nodes share storage (views of one array: the first such node's storage
-    // number): kernels read them through one pointer (codegen::Leaf::share).
-    std::vector<const detail::Storage*> storages;
-    const auto storage_class = [&](const detail::Storage* s) {
-      for (std::size_t i = 0; i < storages.size(); ++i) {
-        if (storages[i] == s) return static_cast<std::int64_t>(i);
-      }
-      storages.push_back(s);
-      return static_cast<std::int64_t>(storages.size() - 1);
-    };
+    Numbering<Node> num;
+    // Which buffer nodes share storage (views of one array: the storage's number in order of
+    // first appearance): kernels read them through one pointer (codegen::Leaf::share).
+    Numbering<detail::Storage> storages;
     std::vector<std::pair<const Node*, int>> stack;
     stack.reserve(16);
     for (const NodeRef& o : outputs) {
@@ -142,7 +140,7 @@ Fingerprint fingerprint(std::span<const NodeRef> outputs, bool fusion, int max_k
             b.put_shape(r->strides);
             b.put(r->offset);
             b.put(alignment_class(r->storage->data()));
-            b.put(storage_class(r->storage.get()));
+            b.put(storages.of(r->storage.get()));
           } else {
             b.put(n->force_materialize);
             b.put(n->num_inputs);
@@ -152,7 +150,7 @@ Fingerprint fingerprint(std::span<const NodeRef> outputs, bool fusion, int max_k
                 b.put_shape(n->strides());
                 b.put(n->offset());
                 b.put(alignment_class(n->storage()->data()));
-                b.put(storage_class(n->storage().get()));
+                b.put(storages.of(n->storage().get()));
                 break;
               case Op::View:
               case Op::Place:

@@ -122,6 +122,20 @@ TEST_CASE("the fingerprint tells views of one array from views of two", "[finger
   CHECK(fp(x[{tail}] - x[{head}]) != fp(x[{tail}] - y[{head}]));
   CHECK(fp(x[{tail}] - x[{head}]) == fp(y[{tail}] - y[{head}]));
   CHECK(fp(x[{tail}] - y[{head}]) == fp(y[{tail}] - x[{head}]));
+  // Past 64 storages (numbered through a map): the same answers.
+  std::vector<Array> xs, ys;
+  for (int k = 0; k < 70; ++k) {
+    xs.push_back(loom::empty({8}, DType::Float32));
+    ys.push_back(loom::empty({8}, DType::Float32));
+  }
+  // sum over k of v[k][1:] - v[k][:-1], the last head read from another array when `cross`
+  const auto chain = [&](const std::vector<Array>& v, const std::vector<Array>* cross) {
+    Array a = v[0][{tail}] - v[0][{head}];
+    for (std::size_t k = 1; k < 70; ++k) a = a + v[k][{tail}] - (k == 69 && cross ? (*cross)[k] : v[k])[{head}];
+    return a;
+  };
+  CHECK(fp(chain(xs, nullptr)) == fp(chain(ys, nullptr)));
+  CHECK(fp(chain(xs, nullptr)) != fp(chain(xs, &ys)));
 }
 
 TEST_CASE("kernels with shared reads compile for every dtype", "[codegen][nvrtc]") {
