@@ -1,6 +1,7 @@
 #include "codegen/analyzer.hpp"
 
 #include <optional>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace loom::codegen {
@@ -49,6 +50,7 @@ class Analyzer {
         Form f;
         f.map = to_root_;
         plan_.outputs.push_back(visit(r, f));
+        if (aborted_) break;
       }
       if (!cuts_.empty()) {
         plan_.needs_cut = cuts_;
@@ -65,6 +67,11 @@ class Analyzer {
     plan_ = KernelPlan{};
     memo_.clear();
     cuts_.clear();
+    visits_.clear();
+    cut_here_.clear();
+    window_guards_.clear();
+    aborted_ = false;
+    oversize_checked_ = false;
     split_dim_ = -1;
   }
 
@@ -277,7 +284,7 @@ class Analyzer {
   // by a kernel of its own, and read from memory).
   int gathered_leaf(const Node* src) {
     if (!acts_as_leaf(*src) && !boundary_.count(src)) {
-      if (split_dim_ < 0) cuts_.push_back(src);
+      if (split_dim_ < 0) cuts_.push_back({src, "read from memory (a gather's source)"});
       return -1;
     }
     Leaf leaf;
@@ -301,6 +308,70 @@ class Analyzer {
       if (m.node == n && m.guard == guard && m.form == f) return m.id;
     }
     return -1;
+  }
+
+  // Whether n is already computed (or read) under `guard` through a form other than f: a second
+  // window onto it at the same positions of the loop (a stencil's neighbour), as opposed to a
+  // read under another guard (a piece of a concatenation: each element takes one of them).
+  // Memory is one window whichever view of it a leaf is (x[1:] and x[:-1] are two Buffer nodes
+  // of one storage): leaves compare by the memory they read.
+  bool other_window(const Node* n, const Form& f, int guard) const {
+    const void* mem = memory_of(*n);
+    for (const Memo& m : memo_) {
+      if (m.guard != guard) continue;
+      if (m.node == n ? !(m.form == f) : (mem != nullptr && memory_of(*m.node) == mem)) return true;
+    }
+    return false;
+  }
+
+  // The storage a leaf reads (null for nodes that are not leaves over a storage).
+  static const void* memory_of(const Node& n) { return detail::buffer_storage(n); }
+
+  static bool reads_memory(const Node& n) {
+    return n.realized() || n.op == Op::Buffer || n.op == Op::Call || !acts_as_leaf(n);
+  }
+
+  // DESIGN.md decision 14: a subtree read through several windows that itself reads memory (or
+  // work) through several windows (a stencil of a stencil) is materialized once, not recomputed
+  // at every read: each level would multiply the kernel (a NumPy time loop written without eval
+  // grows the source ~6x a step). n is such a subtree when it is asked for through a second
+  // window and its first computation here opened kStencilWindows more windows onto something.
+  bool stencil_of_stencil(const Node* n, const Form& f, int guard) const {
+    if (detail::is_view(n->op) || n->op == Op::Reshape) return false;  // the node below decides
+    const auto it = visits_.find(n);
+    return it != visits_.end() && it->second.windows_inside >= kStencilWindows && other_window(n, f, guard);
+  }
+
+  // The most windows opened under one guard since window_guards_ had `from` entries.
+  int most_under_one_guard(std::size_t from) const {
+    std::unordered_map<int, int> per_guard;
+    int most = 0;
+    for (std::size_t i = from; i < window_guards_.size(); ++i) most = std::max(most, ++per_guard[window_guards_[i]]);
+    return most;
+  }
+
+  // The kernel grew past kMaxValues without a stencil of a stencil (piecewise reads nested
+  // deeply: a roll of a roll of ...): cut the compute node closest to the roots that is computed
+  // more than once, and stop this analysis (the plan is made again with it materialized).
+  void abort_oversized() {
+    const Node* best = nullptr;
+    int best_order = 0;
+    for (const Memo& m : memo_) {
+      if (detail::is_view(m.node->op) || m.node->op == Op::Reshape || acts_as_leaf(*m.node) ||
+          own_.count(m.node) || boundary_.count(m.node)) {
+        continue;
+      }
+      int copies = 0;
+      for (const Memo& o : memo_) copies += o.node == m.node;
+      const int order = visits_.at(m.node).order;
+      if (copies > 1 && (!best || order < best_order)) {
+        best = m.node;
+        best_order = order;
+      }
+    }
+    if (!best) return;  // nothing computed twice: the kernel is as big as the graph asks
+    aborted_ = true;
+    cuts_.push_back({best, "computed more than once in a kernel past its size bound: materialized once"});
   }
 
   // A bool value of the guards below a Place: op (logical and / not) of values a and b.
@@ -347,7 +418,21 @@ class Analyzer {
     }
     int id = 0;
     const bool own_root = own_.count(n) > 0;
-    if (acts_as_leaf(*n) || (!own_root && boundary_.count(n))) {
+    bool leaf = acts_as_leaf(*n) || (!own_root && boundary_.count(n)) || cut_here_.count(n);
+    if (!leaf && !own_root && stencil_of_stencil(n, f, guard)) {
+      if (split_dim_ < 0) {
+        cuts_.push_back({n, "read through several windows, and itself reads memory through several (a "
+                            "stencil of a stencil): computed once by a kernel of its own, not at every read"});
+      }
+      cut_here_.insert(n);
+      leaf = true;  // read as the buffer it will be, for the rest of this pass
+    }
+    // A second window onto memory, or onto work (a generated grid read by a stencil reads no
+    // memory, but is recomputed per window all the same); generators and scalars are free.
+    const bool counted = leaf ? reads_memory(*n) : !(detail::is_view(n->op) || n->op == Op::Reshape);
+    if (counted && other_window(n, f, guard)) window_guards_.push_back(guard);
+    if (!leaf) visits_.try_emplace(n, Visit{static_cast<int>(visits_.size()), window_guards_.size(), -1});
+    if (leaf) {
       id = visit_leaf(n, f, guard);
     } else if (n->op == Op::View || (n->op == Op::Place && in_.allow_place)) {
       if (auto m = multi(f, n->shape)) {
@@ -366,9 +451,12 @@ class Analyzer {
         stack.push_back(std::move(fr));
         return false;
       }
-      if (split_dim_ < 0) cuts_.push_back(n);  // materialize it; its consumers then read it contiguously
+      // materialize it; its consumers then read it contiguously
+      if (split_dim_ < 0) cuts_.push_back({n, "a reshape of this view needs it contiguous"});
     } else if (n->op == Op::Place) {
-      if (split_dim_ < 0) cuts_.push_back(n);  // computed by an elementwise kernel of its own
+      if (split_dim_ < 0) {
+        cuts_.push_back({n, "a region write or concatenation is computed by an elementwise kernel of its own"});
+      }
     } else if (n->op == Op::Reduce) {
       if (in_.reduce_terminal) {
         // Its value comes from the reduction this kernel performs (epilogue analysis).
@@ -380,7 +468,7 @@ class Analyzer {
         leaf.idx[0] = to_linear(f, n->shape);
         id = add_leaf(std::move(leaf), n);
       } else {
-        cuts_.push_back(n);  // a reduction inside a kernel that cannot perform it
+        cuts_.push_back({n, "a reduction inside a kernel that cannot perform it is computed first"});
       }
     } else if (n->op == Op::Reshape) {
       Frame fr{n, f};
@@ -433,6 +521,7 @@ class Analyzer {
     // A Place's inputs in the order visited (mask, piece, base): its Where value's operands.
     static constexpr std::array<int, 3> kPlaceOrder{1, 0, 2};
     while (!stack.empty()) {
+      if (aborted_) return ret;
       Frame& top = stack.back();
       if (top.awaiting) {  // ret is the id of the input it waited for
         top.awaiting = false;
@@ -474,8 +563,15 @@ class Analyzer {
         id = static_cast<int>(plan_.values.size()) - 1;
       }
       memo_.push_back(Memo{top.n, top.f, top.guard, id});
+      if (auto it = visits_.find(top.n); it != visits_.end() && it->second.windows_inside < 0) {
+        it->second.windows_inside = most_under_one_guard(it->second.windows_at_start);
+      }
       ret = id;
       stack.pop_back();
+      if (plan_.values.size() > kMaxValues && !aborted_ && !oversize_checked_) {
+        oversize_checked_ = true;
+        abort_oversized();
+      }
     }
     return ret;
   }
@@ -493,7 +589,28 @@ class Analyzer {
     int id;
   };
   std::vector<Memo> memo_;
-  std::vector<const Node*> cuts_;
+  std::vector<Cut> cuts_;
+  // Per compute node, its first computation in this kernel: in which order it began, and how
+  // many second windows onto memory were opened while it ran (-1 until it finished).
+  struct Visit {
+    int order;
+    std::size_t windows_at_start;  // window_guards_.size() then
+    int windows_inside;
+  };
+  std::unordered_map<const Node*, Visit> visits_;
+  std::unordered_set<const Node*> cut_here_;  // cut by this pass: leaves from then on
+  // The guard of each second window opened so far (onto memory, or onto work): windows under
+  // one guard are all read at an element; under different guards, one of them is.
+  std::vector<int> window_guards_;
+  bool aborted_ = false;                      // abort_oversized() stopped the pass
+  bool oversize_checked_ = false;
+  // Extra windows a subtree must open to count as a stencil here: a 4-point stencil, or two
+  // levels of 2-point ones. Fewer (an odd-reflect pad's edge and mirror, a 3-point filter) are
+  // recomputed per read: at most a few reads per element, and one kernel instead of two.
+  static constexpr int kStencilWindows = 3;
+  // Values past which a kernel is too big to be worth compiling (a 512-op kernel already takes
+  // NVRTC 2.3 s): fusion stops there (DESIGN.md decision 14).
+  static constexpr std::size_t kMaxValues = 8192;
   int split_dim_ = -1;
   std::int64_t split_inner_ = 0;
 };

@@ -155,7 +155,7 @@ struct KernelPlan {
   std::uint32_t fast_rows = 0;
   std::string key;             // structural key: equal keys <=> identical source
   std::shared_ptr<const ReducePart> reduce;  // set for reduction kernels
-  std::vector<const Node*> needs_cut;  // views that must be materialized first (re-partition)
+  std::vector<Cut> needs_cut;  // nodes that must be materialized first (re-partition)
 };
 
 struct PlanOptions {

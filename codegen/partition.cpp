@@ -150,7 +150,7 @@ namespace {
 // The common case, decided without building maps: one output whose whole graph fuses into one
 // kernel (no copies forced, small enough, fusion on). nullopt: take the general path.
 std::optional<Plan> single_kernel(std::span<const NodeRef> outputs, const PartitionOptions& options,
-                                  std::span<const Node* const> extra_cuts) {
+                                  std::span<const Cut> extra_cuts) {
   if (outputs.size() != 1 || !options.fusion || !extra_cuts.empty()) return std::nullopt;
   const NodeRef& o = outputs[0];
   if (o->op == Op::Buffer || o->realized() || o->op == Op::View || o->op == Op::Reshape) {
@@ -188,7 +188,7 @@ std::optional<Plan> single_kernel(std::span<const NodeRef> outputs, const Partit
 }  // namespace
 
 Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options,
-               std::span<const Node* const> extra_cuts) {
+               std::span<const Cut> extra_cuts) {
   const std::unordered_set<const Node*> computed(options.computed.begin(), options.computed.end());
   if (computed.empty()) {
     if (auto fast = single_kernel(outputs, options, extra_cuts)) return std::move(*fast);
@@ -199,9 +199,24 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
   const std::vector<const Node*> order = post_order(out_nodes, [&](const Node* n) { return !computed.count(n); });
   std::unordered_map<const Node*, NodeRef> owner_ref;  // raw -> shared, to build the plan
   for (const NodeRef& o : outputs) owner_ref[o.get()] = o;
+  // How each node is read: through how many views (a view is a window onto it), and whether
+  // also directly. A compute node read through a view and any other way is windowed: a kernel
+  // computes it once per window (a time step read by the next step's stencil).
+  std::unordered_map<const Node*, int> readers;  // views * 2 + (1 if read directly at least once)
   for (const Node* n : order) {
-    for (int i = 0; i < n->num_inputs; ++i) owner_ref[n->inputs[static_cast<std::size_t>(i)].get()] = n->inputs[static_cast<std::size_t>(i)];
+    const bool view = detail::is_view(n->op) || n->op == Op::Reshape;
+    for (int i = 0; i < n->num_inputs; ++i) {
+      const Node* in = n->inputs[static_cast<std::size_t>(i)].get();
+      owner_ref[in] = n->inputs[static_cast<std::size_t>(i)];
+      int& r = readers[in];
+      r = view ? r + 2 : (r | 1);
+    }
   }
+  const auto windowed = [&](const Node* n) {
+    if (acts_as_leaf(*n) || detail::is_view(n->op) || n->op == Op::Reshape) return false;
+    const auto it = readers.find(n);
+    return it != readers.end() && it->second >= 3;  // a view and one more read of any kind
+  };
 
   // Computed elsewhere: materialized (a boundary every kernel reads as a buffer), no kernel here.
   std::unordered_set<const Node*> mat = computed;
@@ -215,9 +230,7 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
   for (const Node* n : order) {
     if (n->force_materialize) cut(n, "copy of a layout a reshape cannot view");
   }
-  for (const Node* n : extra_cuts) {
-    cut(n, n->op == Op::View ? "a reshape of this view needs it contiguous" : "read from memory (a gather's source)");
-  }
+  for (const Cut& c : extra_cuts) cut(c.node, c.why);
   // A user kernel compiled with NVRTC options of its own shares its kernel only with code compiled
   // the same way: its result is materialized, and so is what it reads (through views), unless
   // that is a user node with the same options.
@@ -267,6 +280,28 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
     }
     return c;
   };
+  // The node of root's cone (root excluded) nearest root, breadth first, for which pred holds.
+  const auto nearest_in_cone = [&](const Node* root, auto&& pred) -> const Node* {
+    ++visit;
+    std::vector<const Node*> level{root}, next;
+    stamp[root] = visit;
+    for (std::int64_t seen = 0; !level.empty() && seen < cap; level.swap(next)) {
+      next.clear();
+      for (const Node* x : level) {
+        for (int i = 0; i < x->num_inputs; ++i) {
+          const Node* in = x->inputs[static_cast<std::size_t>(i)].get();
+          if (mat.count(in) || acts_as_leaf(*in) || computed.count(in)) continue;
+          std::uint32_t& st = stamp[in];
+          if (st == visit) continue;
+          st = visit;
+          if (pred(in)) return in;
+          next.push_back(in);
+          ++seen;
+        }
+      }
+    }
+    return nullptr;
+  };
   for (const Node* n : order) {
     if (acts_as_leaf(*n) || computed.count(n)) {
       cost[n] = 0;
@@ -274,15 +309,20 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
     }
     std::int64_t c = cone(n);
     while (c > options.max_kernel_ops) {
+      // Cut where the graph is read through windows, nearest n (a time loop's step boundary:
+      // the kernel then holds whole steps, which planning cuts apart if they are stencils),
+      // else n's heaviest input.
+      const Node* pick = nearest_in_cone(n, windowed);
       const Node* heavy = nullptr;
-      for (int i = 0; i < n->num_inputs; ++i) {
+      for (int i = 0; !pick && i < n->num_inputs; ++i) {
         const Node* in = n->inputs[static_cast<std::size_t>(i)].get();
         if (mat.count(in) || acts_as_leaf(*in)) continue;
         if (!heavy || cost[in] > cost[heavy]) heavy = in;
       }
-      if (!heavy) break;
-      cut(heavy, fmt::format("the kernel would exceed {} ops (LOOM_MAX_KERNEL_OPS)",
-                             options.max_kernel_ops));
+      if (!pick) pick = heavy;
+      if (!pick) break;
+      cut(pick, fmt::format("the kernel would exceed {} ops (LOOM_MAX_KERNEL_OPS){}", options.max_kernel_ops,
+                            pick == heavy ? "" : ": cut where it is read through several windows"));
       c = cone(n);
     }
     cost[n] = c;

@@ -52,9 +52,15 @@ struct Plan {
   std::vector<std::string> notes;     // where fusion stopped and why, for explain()
 };
 
+// A node a later pass (kernel planning) found must be materialized, and why (for explain).
+struct Cut {
+  const Node* node;
+  const char* why;
+};
+
 // `extra_cuts` are nodes a later pass found must be materialized (see kernel_plan.hpp).
 Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options,
-               std::span<const Node* const> extra_cuts = {});
+               std::span<const Cut> extra_cuts = {});
 
 std::string to_string(const Plan& plan);
 

@@ -63,7 +63,7 @@ KernelPlan plan_reduce(const KernelGroup& group, std::span<const NodeRef> bounda
       if ((ea.iter[d] > 1 || cs[d] == 0) && l.idx[0].c[static_cast<std::size_t>(d)] != cs[d]) identity = false;
     }
     if (!identity) {
-      p.needs_cut.push_back(l.node);
+      p.needs_cut.push_back({l.node, "an epilogue reads this reduction at other positions than the kernel computes it: computed first"});
     } else if (std::find(reduces.begin(), reduces.end(), l.node) == reduces.end()) {
       reduces.push_back(l.node);
     }
