@@ -20,8 +20,11 @@ constexpr int kMaxDevices = 64;
 std::array<std::atomic<std::uint64_t*>, kMaxDevices> g_records{};
 std::array<std::uint64_t*, kMaxDevices> g_device_addresses{};
 std::mutex g_mu;
+std::atomic<DeferredChecks> g_deferred{nullptr};
 
 }  // namespace
+
+void set_deferred_checks(DeferredChecks run) { g_deferred.store(run, std::memory_order_release); }
 
 std::uint64_t* device_error_record(int device) {
   if (device < 0 || device >= kMaxDevices) throw InternalError("internal: device ordinal out of range");
@@ -43,6 +46,7 @@ std::uint64_t* device_error_record(int device) {
 
 void raise_device_errors(int device) {
   if (device < 0 || device >= kMaxDevices) return;
+  if (const DeferredChecks run = g_deferred.load(std::memory_order_acquire)) run(device);
   volatile std::uint64_t* r = g_records[static_cast<std::size_t>(device)].load(std::memory_order_acquire);
   if (!r || r[0] == 0) return;
   const auto index = static_cast<std::int64_t>(r[1]), size = static_cast<std::int64_t>(r[2]),

@@ -12,7 +12,13 @@ namespace loom::rt {
 // The record's address as kernels see it (allocated on first use).
 std::uint64_t* device_error_record(int device);
 
-// After a synchronization with `device`'s work: IndexError for an index a kernel found out of
+// Work to run at each synchronization before the record is read (lib/exec's deferred index
+// checks of writes nothing evaluated: exec/deferred_checks.hpp). It launches its own kernels and
+// synchronizes with them; the runtime knows nothing of graphs, so exec sets it.
+using DeferredChecks = void (*)(int device);
+void set_deferred_checks(DeferredChecks run);
+
+// After a synchronization with `device`'s work (and the deferred checks): IndexError for an index a kernel found out of
 // bounds since the last call, the record cleared (no-op while the device has no record).
 void raise_device_errors(int device);
 

@@ -11,8 +11,10 @@
 namespace loom {
 
 // np.take: elements of a (flattened when axis is none) at `indices` (integers; negative ones
-// count from the end in Raise mode). Raise checks the bounds when called (one synchronization);
-// Wrap and Clip never raise (Clip sends negative indices to 0, as NumPy).
+// count from the end in Raise mode). Raise checks the bounds in the kernel that reads them, as
+// x[idx] does: an index out of bounds is an IndexError at the next synchronization after that
+// kernel runs (to_host, item, synchronize()), on the host at once; a take never evaluated reads
+// nothing and raises nothing. Wrap and Clip never raise (Clip sends negative indices to 0, as NumPy).
 Array take(const Array& a, const Array& indices, std::optional<int> axis = std::nullopt,
            TakeMode mode = TakeMode::Raise);
 // np.take_along_axis: out[..., j, ...] = a[..., indices[..., j, ...], ...] along `axis`; a and

@@ -5,6 +5,8 @@
 #include <tuple>
 #include <vector>
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include <loom/errors.hpp>
@@ -49,6 +51,39 @@ void check_weak_int_fits(const Scalar& v, DType to) {
     throw ValueError(fmt::format("Python integer {} out of bounds for {}", v.to_string(),
                                  name(to)));
   }
+}
+
+void check_written_scalar(const Array& v, DType to) {
+  const detail::Node& n = *v.node();
+  if (n.op != detail::Op::Constant || !n.weak || n.shape.size() != 0 || n.realized()) return;
+  const Scalar& s = n.value;
+  if (is_complex(s.dtype) && !is_complex(to)) {
+    throw DTypeError(fmt::format("cannot write the complex number {} into an array of dtype {} (NumPy: {}() "
+                                 "argument must be a real number, not 'complex')",
+                                 s.to_string(), name(to), is_integer(to) ? "int" : "float"));
+  }
+  if (!is_integer(to)) return;  // bool takes any number; floats round (to inf, as NumPy)
+  if (is_integer(s.dtype)) {
+    detail::check_weak_int_fits(s, to);
+    return;
+  }
+  if (kind(s.dtype) != DKind::Float) return;  // (bool into an integer: 0 or 1)
+  // Python's int(v): truncation toward zero; then the integer must fit.
+  if (std::isnan(s.f)) throw ValueError("cannot convert float NaN to integer");
+  if (std::isinf(s.f)) throw ValueError("cannot convert float infinity to integer");
+  const double t = std::trunc(s.f);
+  if (!(t >= -0x1p63 && t < 0x1p64)) throw ValueError("Python int too large to convert to C long");
+  Scalar whole;
+  whole.weak = true;
+  if (t < 0x1p63) {
+    whole.dtype = DType::Int64;
+    whole.i = static_cast<std::int64_t>(t);
+  } else {
+    whole.dtype = DType::UInt64;
+    whole.u = static_cast<std::uint64_t>(t);
+    whole.i = static_cast<std::int64_t>(whole.u);
+  }
+  detail::check_weak_int_fits(whole, to);
 }
 
 NodeRef cast_to(const NodeRef& n, DType dtype) {

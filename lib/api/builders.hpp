@@ -25,6 +25,13 @@ std::string compact(const Shape& s);
 // out of bounds for int8" (NumPy's OverflowError) otherwise. Anything else passes.
 void check_weak_int_fits(const Scalar& v, DType to);
 bool weak_int_fits(const Scalar& v, DType to);  // the same test, without the throw
+// A C++ number (a weak 0-d constant) written into an element of dtype `to`, as NumPy converts a
+// Python scalar in setitem, put, putmask, place, copyto and insert: an integer must fit
+// (ValueError "Python integer 300 out of bounds for int8", NumPy's OverflowError); a float
+// into an integer dtype is truncated and must fit too, NaN and infinity refused ("cannot
+// convert float NaN to integer"); a complex one into a real dtype is a DTypeError. Arrays (and
+// non-weak scalars) are cast as NumPy casts them, unchecked.
+void check_written_scalar(const Array& v, DType to);
 // `n` converted to dtype: a weak constant is re-typed (checking that an integer fits, as NumPy's
 // OverflowError does), anything else gets a Cast node. No-op when the dtype already matches.
 NodeRef cast_to(const NodeRef& n, DType dtype);

@@ -308,6 +308,7 @@ Array insert(const Array& arr_in, const Positions& obj, const Array& values, std
   const Array arr = axis_in ? arr_in : detail::reshaped(arr_in, {arr_in.size()});
   const int axis = axis_of(axis_in.value_or(0), arr.ndim());
   const std::int64_t n = arr.shape()[axis];
+  detail::check_written_scalar(values, arr.dtype());
   const Array v = values.dtype() == arr.dtype() ? values : astype(values, arr.dtype());
   std::vector<Array> parts;
   const bool scalar = std::holds_alternative<std::int64_t>(obj);

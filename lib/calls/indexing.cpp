@@ -535,7 +535,9 @@ Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp 
     throw ValueError(fmt::format("shape mismatch: value array of shape {} could not be broadcast to indexing result of shape {}",
                                  compact(v.shape()), compact(cur.shape())));
   }
-  return scatter_set(x, pos, combine(op, cur, vb));
+  Array r = scatter_set(x, pos, combine(op, cur, vb));
+  calls::defer_index_check(r, pos);
+  return r;
 }
 
 // x with x.flat[pos[k]] = val[k] (pos in range; of duplicates the last in C order wins): a
@@ -567,6 +569,7 @@ Array AtRef::get() const { return base_.index(index_); }
 Array AtRef::apply(WriteOp op, const Array& v, Accumulate how) const {
   // JAX's x.at[idx].add(v) combines every duplicate (np.add.at); NumPy's x[idx] += v keeps the
   // last one's result.
+  calls::check_write(op, base_.dtype(), v);
   if (op == WriteOp::Set) return detail::write(base_, index_, v, op);
   return detail::accumulate(base_, index_, v, op, how);
 }
@@ -620,6 +623,7 @@ void IndexRef::write(WriteOp op, const Array& v) {
   // A deferred read nothing else shares is never needed: dropped, it holds x no longer.
   // (One a copy of this reference shares holds x's old value: not in place, and not built here.)
   if (pending_.use_count() == 1) pending_.reset();
+  calls::check_write(op, target_->dtype(), v);  // NumPy's checks of the value, before anything is built
   const std::string why_not = detail::write_in_place(*target_, index_, v, op, pending_ ? nullptr : this);
   if (why_not.empty()) return;
   *target_ = detail::write(*target_, index_, v, op);

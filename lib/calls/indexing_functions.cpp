@@ -49,6 +49,7 @@ bool weak_fits(const Array& v, DType to) {
 
 // putmask and place take their values as `safe` casts.
 void check_safe_values(const Array& values, DType to) {
+  detail::check_written_scalar(values, to);
   if (weak_fits(values, to) || can_cast_safe(values.dtype(), to)) return;
   cannot_cast(values, to, "safe");
 }
@@ -85,6 +86,7 @@ void place(Array& a, const Array& mask, const Array& values) {
 
 void copyto(Array& dst, const Array& src, const Array& where_mask) {
   if (!weak_fits(src, dst.dtype()) && !calls::same_kind(src.dtype(), dst.dtype())) cannot_cast(src, dst.dtype(), "same_kind");
+  detail::check_written_scalar(src, dst.dtype());
   const Array s = as_dtype(fit_value(src, dst.shape()), dst.dtype());
   if (where_mask.dtype() != DType::Bool) cannot_cast(where_mask, DType::Bool, "safe");
   dst = where(fit_value(where_mask, dst.shape()), s, dst);
@@ -122,6 +124,7 @@ Array choose(const Array& a, const std::vector<Array>& choices) {
 
 void put(Array& a, const Array& ind, const Array& v, TakeMode mode) {
   if (!is_integer(ind.dtype())) throw DTypeError("put: indices must be of integer type");
+  detail::check_written_scalar(v, a.dtype());
   const std::int64_t n = a.size(), m = ind.size();
   if (m == 0) return;
   if (v.size() == 0) return;  // NumPy: nothing to put
@@ -135,6 +138,7 @@ void put(Array& a, const Array& ind, const Array& v, TakeMode mode) {
   const Array k = arange(Scalar::of(std::int64_t{0}, false), Scalar::of(m, false), Scalar::of(std::int64_t{1}, false),
                          DType::Int64);
   a = detail::scatter_set(a, idx, cycled(v, remainder(k, v.size())));
+  if (mode == TakeMode::Raise) calls::defer_index_check(a, idx);
 }
 
 Array compress(const Array& condition, const Array& a, std::optional<int> axis) {

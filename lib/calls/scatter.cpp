@@ -274,7 +274,9 @@ Array accumulate(const Array& x, std::span<const Index> idx, const Array& v, Wri
   const Array agg = s.agg.reshape(x.shape());
   const Array updated = op == WriteOp::Subtract ? add(x, agg) : calls::combine(op, x, agg);
   const Array cast = updated.dtype() == x.dtype() ? updated : astype(updated, x.dtype());
-  return want_hit ? where(s.hit->reshape(x.shape()), cast, x) : cast;
+  Array r = want_hit ? where(s.hit->reshape(x.shape()), cast, x) : cast;
+  calls::defer_index_check(r, pos);
+  return r;
 }
 
 }  // namespace detail

@@ -8,7 +8,10 @@
 #include <loom/errors.hpp>
 #include <loom/ops.hpp>
 
+#include <loom/reductions.hpp>
+
 #include "api/builders.hpp"
+#include "exec/deferred_checks.hpp"
 
 namespace loom {
 
@@ -92,6 +95,22 @@ Array fit_value(const Array& v, const Shape& shape) {
     if (trimmed[d] != 1 && trimmed[d] != want) broadcast_error(v.shape(), shape);
   }
   return trimmed == v.shape() ? v : v.reshape(trimmed);
+}
+
+void check_write(WriteOp op, DType to, const Array& v) {
+  if (op == WriteOp::Set) {
+    detail::check_written_scalar(v, to);
+    return;
+  }
+  // The ufunc's result dtype, from a 0-d stand-in for the target (promotion looks at dtypes and
+  // weak values only; nothing runs).
+  const Array target(detail::make_constant(Scalar::of(false, false).cast(to), false));
+  check_same_kind(op, combine(op, target, v).dtype(), to);
+}
+
+void defer_index_check(const Array& result, const Array& checked) {
+  if (checked.size() == 0 || checked.node()->realized()) return;
+  exec::defer_check(result.node(), loom::min(checked).node());  // a read of every index, one value out
 }
 
 void check_same_kind(WriteOp op, DType result, DType target) {

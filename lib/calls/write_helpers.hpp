@@ -25,6 +25,14 @@ Array combine(WriteOp op, const Array& x, const Array& v);
 bool same_kind(DType from, DType to);
 // DTypeError in NumPy's words when the ufunc's result cannot be cast back into the target.
 void check_same_kind(WriteOp op, DType result, DType target);
+// NumPy's checks of the value of a write x[...] op= v into an array of dtype `to`: a C++ number
+// as detail::check_written_scalar (api/builders.hpp) checks it, and for op (not Set) NumPy's
+// in-place casting: the ufunc's result (NEP 50 promotion of `to` with v) must cast back
+// 'same_kind' (DTypeError in NumPy's words otherwise).
+void check_write(WriteOp op, DType to, const Array& v);
+// A write's checked positions (calls::checked_positions, or advanced_index's) are checked at
+// the next synchronization even when nothing evaluates `result` (exec/deferred_checks.hpp).
+void defer_index_check(const Array& result, const Array& checked);
 // v broadcast to `shape` as NumPy's assignment broadcasts (v may have more leading dims of 1);
 // ValueError "could not broadcast input array from shape (3,) into shape (4,)".
 Array fit_value(const Array& v, const Shape& shape);

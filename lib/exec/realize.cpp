@@ -91,7 +91,7 @@ Prepared prepare(std::span<const NodeRef> outputs, std::span<const NodeRef> comp
   opts.fusion = fusion_on();
   opts.max_kernel_ops = rt::env().max_kernel_ops;
   for (const NodeRef& c : computed) opts.computed.push_back(c.get());
-  std::vector<const Node*> cuts;
+  std::vector<codegen::Cut> cuts;
   for (int attempt = 0;; ++attempt) {
     Prepared p;
     p.plan = codegen::partition(outputs, opts, cuts);
@@ -135,8 +135,18 @@ void run_barriers(std::span<const NodeRef> outputs) {
 
 // The pipeline of one eval(), step by step. A repeated eval of one structure finds its
 // executable by fingerprint and goes straight to the launch.
+namespace {
+thread_local int t_realize_depth = 0;
+}  // namespace
+
+bool in_realize() { return t_realize_depth > 0; }
+
 void realize(std::span<const NodeRef> outputs) {
   const rt::NvtxRange range("loom eval");
+  struct Depth {
+    Depth() { ++t_realize_depth; }
+    ~Depth() { --t_realize_depth; }
+  } depth;
   // Nothing to compute (a call's evaluated inputs): no fingerprint, no lookup.
   if (std::all_of(outputs.begin(), outputs.end(),
                   [](const NodeRef& o) { return o->op == detail::Op::Buffer || o->realized(); })) {

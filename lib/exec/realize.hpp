@@ -31,6 +31,8 @@ Prepared prepare(std::span<const detail::NodeRef> outputs, std::span<const detai
 
 // Evaluates the outputs; afterwards each has its realized() result.
 void realize(std::span<const detail::NodeRef> outputs);
+// Whether this thread is inside realize() (a library call's synchronization, say).
+bool in_realize();
 
 // Tests: fill every kernel output with 0xff bytes before the kernel runs (NaN for floats), so
 // an element the kernel fails to write shows. Starts as LOOM_POISON_OUTPUTS.
