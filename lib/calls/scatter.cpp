@@ -308,7 +308,9 @@ LOOM_UFUNC_AT(maximum_at, WriteOp::Max)
 Array bincount(const Array& x, const std::optional<Array>& weights, std::int64_t minlength, Accumulate how) {
   if (x.ndim() == 0) throw ValueError("object of too small depth for desired array");
   if (x.ndim() > 1) throw ValueError("object too deep for desired array");
-  if (!can_cast_safe(x.dtype(), DType::Int64)) {
+  // NumPy casts an integer array to intp unsafely (uint64 values of 2^63 and more wrap to
+  // negative ones and are refused below), anything else safely (bool passes, floats do not).
+  if (!is_integer(x.dtype()) && !can_cast_safe(x.dtype(), DType::Int64)) {
     throw DTypeError(fmt::format("Cannot cast array data from dtype('{}') to dtype('int64') according to the rule 'safe'",
                                  name(x.dtype())));
   }
@@ -329,7 +331,16 @@ Array bincount(const Array& x, const std::optional<Array>& weights, std::int64_t
   const Array lo = min(xi), hi = max(xi);
   eval({lo, hi});
   if (lo.item<std::int64_t>() < 0) throw ValueError("'list' argument must have no negative elements");
-  const std::int64_t n = std::max(hi.item<std::int64_t>() + 1, minlength);
+  const std::int64_t top = hi.item<std::int64_t>();
+  // NumPy computes max + 1 in int64: for a value of INT64_MAX it wraps to a negative length and
+  // NumPy then writes out of bounds ([] or minlength zeros, and a corrupted heap). No array of
+  // 2^63 bins exists: loom gives the ValueError NumPy gives for any length too big to allocate.
+  if (top == std::numeric_limits<std::int64_t>::max()) {
+    throw ValueError("bincount: array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+                     "possible size. (the largest value, 9223372036854775807, asks for 2**63 bins)");
+  }
+  const std::int64_t n = std::max(top + 1, minlength);
+  (void)detail::checked_nbytes(Shape{n}, out, "bincount");  // too big: the same ValueError, before any call
   std::optional<Array> w;
   if (weights) w = weights->astype(DType::Float64);
   const Array agg = scatter_reduce_call("bincount", xi, w, out, ScatterOp::Sum, n, how).agg;

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <functional>
+#include <limits>
 #include <random>
 
 #include <loom/loom.hpp>
@@ -359,5 +360,31 @@ TEST_CASE("a heat step of every dtype is one kernel whose guarded reads match th
         CHECK(loom::test::check_gpu(w) == "");
       }
     }
+  }
+}
+
+TEST_CASE("bincount of every integer dtype on the GPU, and INT64_MAX refused", "[gpu][indexing]") {
+  loom::exec::set_poison_outputs(true);
+  std::mt19937_64 rng(146);
+  // NumPy 2.5 casts any integer array to intp: uint64 and the narrow types count as int64 does.
+  for (DType t : {DType::UInt64, DType::UInt32, DType::UInt8, DType::Int8, DType::Int16, DType::Bool}) {
+    INFO(loom::name(t));
+    const Array r = loom::test::random_array(t, {5000}, rng, loom::test::Range::Small);  // [-8, 8] or [0, 8]
+    const Array x = (loom::is_signed_int(t) ? loom::abs(r) : r).eval();
+    const Array w = loom::test::random_array(DType::Float64, {5000}, rng).eval();
+    for (auto how : {loom::Accumulate::Deterministic, loom::Accumulate::Atomic}) {
+      CHECK(loom::test::check_gpu(loom::bincount(x, std::nullopt, 3, how)) == "");
+      CHECK(loom::test::check_gpu(loom::bincount(x, w, 0, how), 1e-12, 1e-12) == "");
+    }
+  }
+  CHECK(loom::bincount(loom::asarray(std::vector<std::uint64_t>{0, 2, 2})).to_host<std::int64_t>() ==
+        std::vector<std::int64_t>{1, 0, 2});
+  CHECK_THROWS_MATCHES(loom::bincount(loom::asarray(std::vector<std::uint64_t>{std::uint64_t{1} << 63})),
+                       loom::ValueError, loom::test::WhatContains("'list' argument must have no negative elements"));
+  // max + 1 would wrap: a ValueError, never a write outside the output.
+  const Array top = loom::asarray(std::vector<std::int64_t>{0, std::numeric_limits<std::int64_t>::max()});
+  for (std::int64_t minlength : {0, 3}) {
+    CHECK_THROWS_MATCHES(loom::bincount(top, std::nullopt, minlength), loom::ValueError,
+                         loom::test::WhatContains("bincount: array is too big"));
   }
 }
