@@ -20,6 +20,7 @@
 
 #include "api/builders.hpp"
 #include "calls/call_helpers.hpp"
+#include "calls/scatter_fold.hpp"
 #include "calls/write_helpers.hpp"
 #include "graph/node.hpp"
 #include "reference/evaluator.hpp"
@@ -217,13 +218,39 @@ bool has_integer_array(std::span<const Index> idx) {
 
 namespace detail {
 
-Array accumulate(const Array& x, std::span<const Index> idx, const Array& v, WriteOp op, Accumulate how,
+namespace {
+
+// NumPy's ufunc.at reads a Python integer in its loop's dtype, cast unsafely (np.add.at(int8
+// array, idx, 300) adds 44), where every other ufunc raises NEP 50's OverflowError: a C++ integer
+// that does not fit x's integer dtype is wrapped into it first.
+Array ufunc_at_value(const Array& v, DType target) {
+  const NodeRef n = leaf_of(v, "at");
+  if (n->op != Op::Constant || !n->weak || !is_integer(n->dtype) || !is_integer(target) ||
+      weak_int_fits(n->value, target)) {
+    return v;
+  }
+  return Array(make_constant(n->value.cast(target), false));
+}
+
+}  // namespace
+
+Array accumulate(const Array& x, std::span<const Index> idx, const Array& v_in, WriteOp op, Accumulate how,
                  bool ufunc_at) {
   const std::optional<ScatterOp> sop = scatter_op(op);
+  const Array v = ufunc_at ? ufunc_at_value(v_in, x.dtype()) : v_in;
   if (!has_integer_array(idx)) {  // every position once: an ordinary write
-    if (!ufunc_at && op != WriteOp::Set) {  // x.at(): NumPy's in-place rule (ufunc.at casts unsafely)
-      const Array cur = x.index(std::vector<Index>(idx.begin(), idx.end()));
-      calls::check_same_kind(op, calls::combine(op, cur, calls::fit_value(v, cur.shape())).dtype(), x.dtype());
+    if (op != WriteOp::Set) {
+      const std::vector<Index> basic(idx.begin(), idx.end());
+      const Array cur = x.index(basic);
+      const Array vf = calls::fit_value(v, cur.shape());
+      const DType rt = calls::combine(op, cur, vf).dtype();
+      if (!ufunc_at) calls::check_same_kind(op, rt, x.dtype());  // x.at(): NumPy's in-place rule
+      // ufunc.at casts unsafely, as NumPy does (NaN and overflow into integers included): the fold
+      // at the positions, each once.
+      if (ufunc_at && calls::ufunc_at_folds(rt, x.dtype(), op)) {
+        if (cur.size() == 0) return x;
+        return calls::fold_at(x, arange(x.size()).reshape(x.shape()).index(basic), vf, op, rt);
+      }
     }
     return write(x, idx, v, op);
   }
@@ -243,16 +270,14 @@ Array accumulate(const Array& x, std::span<const Index> idx, const Array& v, Wri
     throw ValueError("array is not broadcastable to correct shape");  // NumPy's words
   }
   const DType rt = calls::combine(op, cur, vf).dtype();  // the ufunc's loop (and NumPy's TypeErrors)
+  if (!ufunc_at) calls::check_same_kind(op, rt, x.dtype());  // x.at(): NumPy's in-place rule
   // NumPy casts the result back into x after every value (unsafely). Where that cast is exact
   // or only rounds (integers wrap around in any width; a wider float rounds once here, not at
   // every step) a reduction of the values gives its result; where it truncates (floats into
-  // integers, numbers into bools) it does not, and loom says so.
-  const bool modular = is_integer(rt) && is_integer(x.dtype());
-  const bool real_part = is_complex(rt) && is_floating(x.dtype()) && *sop == ScatterOp::Sum;
-  if (!modular && !real_part && !calls::same_kind(rt, x.dtype())) {
-    throw DTypeError(fmt::format("{}.at: {} values into a {} array: NumPy casts back after every value, which loom's "
-                                 "reduction of the values cannot reproduce; cast the values to {} first",
-                                 calls::ufunc_name(op), name(rt), name(x.dtype()), name(x.dtype())));
+  // integers, numbers into bools) only applying the values one at a time does.
+  if (calls::ufunc_at_folds(rt, x.dtype(), op)) {
+    if (cur.size() == 0 || x.size() == 0) return x;
+    return calls::fold_at(x, pos, vf, op, rt);
   }
   if (cur.size() == 0 || x.size() == 0) return x;
   const DType acc = accumulation(rt);
