@@ -3,7 +3,9 @@
 // over x as the other writes are: one barrier call reduces the values at each position of x
 // (runtime/libs/cub/cub_scatter.cu: atomics for integers, a stable sort by position and a
 // segmented reduction in a fixed order for floating point), and the update x op agg, where a
-// position was hit, fuses into whatever reads the result.
+// position was hit, fuses into whatever reads the result. Where NumPy's cast back after each value
+// truncates (floats into integers), no reduction gives its answer: calls/scatter_fold.cpp applies
+// the values one at a time.
 
 #include <fmt/format.h>
 
