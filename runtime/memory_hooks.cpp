@@ -31,7 +31,24 @@ Registry& registry() {
 
 }  // namespace
 
+namespace {
+
+// True on a thread while its hooks run: what a callback allocates or frees through loom is not
+// reported again (a hook that allocates would otherwise call itself until the stack overflows).
+thread_local bool t_in_hook = false;
+
+struct InHook {
+  InHook() { t_in_hook = true; }
+  ~InHook() { t_in_hook = false; }
+  InHook(const InHook&) = delete;
+  InHook& operator=(const InHook&) = delete;
+};
+
+}  // namespace
+
 void notify_memory(const MemoryEvent& e) noexcept {
+  if (t_in_hook) return;
+  const InHook guard;
   std::vector<std::shared_ptr<MemoryHook::Callback>> now;
   {
     Registry& r = registry();

@@ -12,7 +12,8 @@ namespace loom::rt {
 extern std::atomic<int> g_memory_hooks;
 inline bool memory_hooked() { return g_memory_hooks.load(std::memory_order_relaxed) != 0; }
 
-// Runs every hook's callback (a snapshot taken under a lock, called outside it). Never throws.
+// Runs every hook's callback (a snapshot taken under a lock, called outside it), except from inside a
+// callback on the same thread (its own memory is not reported). Never throws.
 void notify_memory(const MemoryEvent& e) noexcept;
 
 }  // namespace loom::rt

@@ -121,6 +121,20 @@ for sl in ["::I64_MAX", "::I64_MIN", "I64_MIN:I64_MAX:I64_MAX", "I64_MAX:I64_MIN
 a = np.random.default_rng(0).standard_normal((5, 3))
 show("lstsq rank type", lambda: type(np.linalg.lstsq(a, np.ones(5), rcond=None)[2]).__name__)
 show("lstsq rank dtype", lambda: np.asarray(np.linalg.lstsq(a, np.ones(5), rcond=None)[2]).dtype.name)
+# power by an exponent that is one value for the loop: NumPy's float32 and float64 loops take a
+# fast path (0.5 -> sqrt, -1 -> 1/x, 1 -> x, 2 -> x*x); others and complex arrays are pow.
+inf = np.inf
+show("power(f32[-inf,-1,-0,0,4,inf,nan], 0.5)",
+     lambda: np.power(np.array([-inf, -1.0, -0.0, 0.0, 4.0, inf, np.nan], np.float32), 0.5))
+show("power(f64[-inf,-1,-0,4], float64(0.5))",
+     lambda: np.power(np.array([-inf, -1.0, -0.0, 4.0]), np.float64(0.5)))
+show("power(f64[-inf,0,3], 2.0)", lambda: np.power(np.array([-inf, 0.0, 3.0]), 2.0))
+show("power(f64[-inf,0,3], -1.0)", lambda: np.power(np.array([-inf, 0.0, 3.0]), -1.0))
+show("power(f64[-inf,0,3], 1.0)", lambda: np.power(np.array([-inf, 0.0, 3.0]), 1.0))
+show("power(f64[-inf,-0,3], -0.5)", lambda: np.power(np.array([-inf, -0.0, 3.0]), -0.5))
+show("power(f64[-8,-0,3], 1/3)", lambda: np.power(np.array([-8.0, -0.0, 3.0]), 1.0 / 3))
+show("power(i64[1,4], 0.5)", lambda: np.power(np.array([1, 4]), 0.5))
+show("power(i32[2,4], 2)", lambda: np.power(np.array([2, 4], np.int32), 2))
 # item conversion
 show("int(np.float64(1e20))", lambda: int(np.float64(1e20)))
 show("np.array(1e20).astype(int32)", lambda: np.array([1e20]).astype(np.int32))

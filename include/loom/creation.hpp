@@ -77,6 +77,7 @@ template <class T> Array asarray(const std::vector<T>& data, LOOM_HERE) {
 template <class T> Array asarray(const std::vector<T>& data, const Shape& shape, LOOM_HERE) {
   return asarray<T>(std::span<const T>(data.data(), data.size()), shape, caller);
 }
+// nbytes bytes from data, which must fill `shape` exactly (ValueError for a null data with nbytes > 0).
 Array asarray_bytes(const void* data, std::size_t nbytes, DType dtype, const Shape& shape, LOOM_HERE);
 template <class T> Array asarray(std::span<const T> data, const Shape& shape, std::source_location caller) {
   return asarray_bytes(data.data(), data.size() * sizeof(T), dtype_of<T>, shape, caller);

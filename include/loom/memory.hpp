@@ -61,7 +61,8 @@ struct MemoryEvent {
 
 // Sees every allocation and free from its construction to its destruction, on every thread
 // (CuPy's MemoryHook). The callback runs after the pool's work, outside its lock; it may use
-// loom. An exception it throws is printed to stderr and dropped.
+// loom: what it allocates and frees itself is not reported to the hooks again (on its thread;
+// other threads' memory is). An exception it throws is printed to stderr and dropped.
 class MemoryHook {
  public:
   using Callback = std::function<void(const MemoryEvent&)>;

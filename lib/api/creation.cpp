@@ -163,6 +163,7 @@ Array identity(std::int64_t n, DType dtype, std::source_location caller) {
 Array asarray_bytes(const void* data, std::size_t nbytes, DType dtype, const Shape& shape, std::source_location caller) {
   const detail::SiteScope site(caller);
   check_shape(shape, dtype, "asarray");
+  if (data == nullptr && nbytes > 0) throw ValueError(fmt::format("asarray_bytes: a null pointer for {} bytes", nbytes));
   const std::size_t want = static_cast<std::size_t>(shape.numel()) * itemsize(dtype);
   if (want != nbytes) {
     throw ShapeError(fmt::format("asarray: {} values of {} do not fill shape {} ({} values)",

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -31,7 +32,6 @@ LOOM_BINARY(true_divide, TrueDiv)
 LOOM_BINARY(floor_divide, FloorDiv)
 LOOM_BINARY(remainder, Remainder)
 LOOM_BINARY(mod, Remainder)
-LOOM_BINARY(power, Power)
 LOOM_UNARY(negative, Neg)
 LOOM_UNARY(positive, Pos)
 
@@ -132,6 +132,40 @@ Array clip_bound(DType t, const Array& bound, bool is_lo) {
 }
 
 }  // namespace
+
+namespace {
+
+// NumPy's float32 and float64 power loops take a fast path when the exponent is one value for
+// the whole loop (loops_umath_fp.dispatch.c.src): -1 -> 1.0 / x, 0 -> 1, 0.5 -> sqrt(x),
+// 1 -> x, 2 -> x * x, compared in the loop's dtype. sqrt differs from pow in value (pow(-inf,
+// 0.5) is inf, sqrt nan; pow(-0.0, 0.5) is 0.0, sqrt -0.0), the others only in the last bits of
+// the GPU's pow. An exponent known when the graph is built (a constant: a C++ number, a strong
+// scalar, full() or a view of one) is lowered here to that op, which fuses as power does. (An
+// evaluated exponent array of one value, which NumPy's loop sees as one too, is not read here:
+// loom computes pow for it.) 0 is not lowered: pow(x, 0) is 1 for every x, NaN included.
+std::optional<Op> fast_power(const Array& result, const Array& exponent) {
+  const DType t = result.dtype();
+  if (t != DType::Float32 && t != DType::Float64) return std::nullopt;
+  const detail::NodeRef n = detail::leaf_of(exponent, "power");
+  const detail::Node& e = n->op == Op::View && n->inputs[0]->op == Op::Constant ? *n->inputs[0] : *n;
+  if (e.op != Op::Constant || is_complex(e.dtype)) return std::nullopt;
+  const double v = e.value.cast(t).f;
+  if (v == -1.0) return Op::Reciprocal;
+  if (v == 0.5) return Op::Sqrt;
+  if (v == 1.0) return Op::Pos;
+  if (v == 2.0) return Op::Square;
+  return std::nullopt;
+}
+
+}  // namespace
+
+Array power(const Array& a, const Array& b) {
+  const Array r = binary(Op::Power, a, b);  // NumPy's dtype rule and errors
+  const std::optional<Op> op = fast_power(r, b);
+  if (!op) return r;
+  const Array x = unary(*op, a.dtype() == r.dtype() ? a : astype(a, r.dtype()));
+  return x.shape() == r.shape() ? x : x.broadcast_to(r.shape());
+}
 
 // NumPy's clip is minimum(maximum(a, lo), hi): NaN in a propagates.
 Array clip(const Array& a, const Array& lo, const Array& hi) {

@@ -2,6 +2,8 @@
 // Storage whose release calls the owner's (never freed by loom's pool, never written in place:
 // Storage::borrowed), viewed by a Buffer node with the caller's strides.
 
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 
 #include <dlpack/dlpack.h>
@@ -47,6 +49,52 @@ Placement placement_of(const void* ptr, int device, const char* op) {
   return Placement{DeviceKind::GPU, d};
 }
 
+// The elements [lo, hi) from ptr (hi exclusive) that an array of `shape` and element `strides`
+// reaches: ValueError naming `op` where the offsets of its elements, in elements or in bytes,
+// overflow int64 or reach outside the address space (they would wrap in every later index
+// computation: a read of unrelated memory, or a broadcast).
+struct Extent {
+  std::int64_t lo = 0, hi = 0;
+};
+Extent extent_of(const void* ptr, const Shape& shape, const Shape& strides, std::int64_t item, const char* op) {
+  Extent e;
+  if (shape.numel() == 0) return e;
+  e.hi = 1;
+  bool overflow = false;
+  for (int d = 0; d < shape.size(); ++d) {
+    std::int64_t span = 0;
+    overflow |= __builtin_mul_overflow(strides[d], shape[d] - 1, &span);
+    overflow |= __builtin_add_overflow(span < 0 ? e.lo : e.hi, span, span < 0 ? &e.lo : &e.hi);
+  }
+  std::int64_t count = 0, low_bytes = 0, bytes = 0;
+  overflow |= __builtin_sub_overflow(e.hi, e.lo, &count) || __builtin_mul_overflow(e.lo, item, &low_bytes) ||
+              __builtin_mul_overflow(count, item, &bytes);
+  if (!overflow) {  // [ptr + low_bytes, that + bytes) inside the address space (low_bytes <= 0)
+    const auto at = reinterpret_cast<std::uintptr_t>(ptr);
+    const std::uintptr_t below = std::uintptr_t{0} - static_cast<std::uintptr_t>(low_bytes);
+    overflow = below > at || at - below > UINTPTR_MAX - static_cast<std::uintptr_t>(bytes);
+  }
+  if (overflow) {
+    throw ValueError(fmt::format("{}: shape {} with strides {} (in elements of {} bytes) reaches memory past what a "
+                                 "64-bit offset from the pointer can address",
+                                 op, to_string(shape), to_string(strides), item));
+  }
+  return e;
+}
+
+// Calls a foreign release function as loom's storage drops the memory (in a destructor: it must
+// not throw). An exception it throws is reported on stderr and dropped, as a MemoryHook's is.
+void run_release(const std::function<void()>& release, const char* op) noexcept {
+  if (!release) return;
+  try {
+    release();
+  } catch (const std::exception& ex) {
+    std::fprintf(stderr, "loom: a %s release function threw: %s\n", op, ex.what());
+  } catch (...) {
+    std::fprintf(stderr, "loom: a %s release function threw\n", op);
+  }
+}
+
 // The array over [ptr + lowest, ptr + highest] with element strides, released by `release`.
 Array wrap(void* ptr, const Shape& shape, DType dtype, const Shape& strides, int device, std::function<void()> release,
            const char* op) {
@@ -57,26 +105,23 @@ Array wrap(void* ptr, const Shape& shape, DType dtype, const Shape& strides, int
   }
   (void)detail::checked_nbytes(shape, dtype, op);
   const auto item = static_cast<std::int64_t>(itemsize(dtype));
-  std::int64_t lo = 0, hi = shape.numel() > 0 ? 1 : 0;  // in elements, from ptr
-  if (shape.numel() > 0) {
-    for (int d = 0; d < shape.size(); ++d) {
-      const std::int64_t span = strides[d] * (shape[d] - 1);
-      (span < 0 ? lo : hi) += span;
-    }
-  }
   if (ptr == nullptr && shape.numel() > 0) throw ValueError(fmt::format("{}: a null pointer for {} elements", op, shape.numel()));
+  const Extent e = extent_of(ptr, shape, strides, item, op);
   const Placement where = placement_of(ptr, device, op);
-  void* base = static_cast<char*>(ptr) + lo * item;
-  auto storage = std::make_shared<detail::Storage>(base, static_cast<std::size_t>((hi - lo) * item), where,
-                                                   [release = std::move(release)](void*) {
-                                                     if (release) release();
+  void* base = static_cast<char*>(ptr) + e.lo * item;
+  auto storage = std::make_shared<detail::Storage>(base, static_cast<std::size_t>((e.hi - e.lo) * item), where,
+                                                   [release = std::move(release), op](void*) noexcept {
+                                                     run_release(release, op);
                                                    });
   storage->set_borrowed();
-  return Array(detail::make_buffer(std::move(storage), dtype, shape, strides, -lo));
+  return Array(detail::make_buffer(std::move(storage), dtype, shape, strides, -e.lo));
 }
 
 Shape element_strides(const Shape& shape, DType dtype, const std::optional<Shape>& bytes, const char* op) {
-  if (!bytes) return contiguous_strides(shape);
+  if (!bytes) {
+    (void)detail::checked_nbytes(shape, dtype, op);  // C order's strides are products of the extents
+    return contiguous_strides(shape);
+  }
   if (bytes->size() != shape.size()) {
     throw ValueError(fmt::format("{}: {} strides for {} dimensions", op, bytes->size(), shape.size()));
   }
@@ -195,18 +240,23 @@ Array from_dlpack(DLManagedTensor* tensor, void* producer_stream) {
                                  static_cast<int>(t.device.device_type), rt::has_gpu() ? "" : ", or host ones without a GPU"));
   }
   if (t.ndim < 0 || t.ndim > kMaxDims) throw ValueError(fmt::format("from_dlpack: {} dimensions", t.ndim));
+  if (t.ndim > 0 && t.shape == nullptr) {
+    throw ValueError(fmt::format("from_dlpack: the tensor has {} dimensions and a null shape", t.ndim));
+  }
   const DType dtype = loom_dtype(t.dtype);
   Shape shape, strides;
   for (int d = 0; d < t.ndim; ++d) shape.push_back(t.shape[d]);
   if (t.strides != nullptr) {
     for (int d = 0; d < t.ndim; ++d) strides.push_back(t.strides[d]);
   } else {
+    (void)detail::checked_nbytes(shape, dtype, "from_dlpack");  // C order's strides are products of the extents
     strides = contiguous_strides(shape);
   }
   if (producer_stream != nullptr && rt::has_gpu()) {
     rt::stream_wait(rt::current_stream(rt::current_device()), static_cast<cudaStream_t>(producer_stream));
   }
-  void* ptr = static_cast<char*>(t.data) + t.byte_offset;
+  // A null data pointer stays null whatever the offset (wrap refuses it for any element).
+  void* ptr = t.data == nullptr ? nullptr : static_cast<char*>(t.data) + t.byte_offset;
   return wrap(ptr, shape, dtype, strides, host ? -1 : t.device.device_id,
               [tensor]() {
                 if (tensor->deleter != nullptr) tensor->deleter(tensor);

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -20,6 +22,8 @@
 
 #include "api/builders.hpp"
 #include "calls/write_helpers.hpp"
+#include "graph/node.hpp"
+#include "runtime/libs/numpy_cast.hpp"
 
 namespace loom {
 
@@ -66,6 +70,20 @@ Array median_kept(const Array& part, int axis) {
   return m;
 }
 
+// NumPy's mean or median of no values (stat_length=0), kept along `axis`: NaN (with a
+// RuntimeWarning), cast into a's dtype as NumPy's x86-64 builds cast NaN (the int32 or int64
+// minimum, 0 for narrower integers: runtime/libs/numpy_cast.hpp; True for bool).
+Array empty_stat(const Array& a, int axis) {
+  Shape s = a.shape();
+  s[axis] = 1;
+  const DType t = a.dtype();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  Scalar v = Scalar::of(std::complex<double>(nan, nan), false);
+  if (is_integer(t)) v = Scalar::of(numpycast::float_to_int(nan, t), false);
+  if (is_bool(t)) v = Scalar::of(true, false);
+  return full(s, v.cast(t), t);
+}
+
 // maximum, minimum, mean, median: the statistic of the first (last) `length` values of the axis
 // (all when empty) on each side.
 Array pad_stat(const Array& a, int axis, std::int64_t before, std::int64_t after, const std::string& mode,
@@ -74,6 +92,7 @@ Array pad_stat(const Array& a, int axis, std::int64_t before, std::int64_t after
   const std::int64_t k = std::min(length.value_or(n), n);
   if (k == 0 && (mode == "maximum" || mode == "minimum")) throw ValueError("stat_length of 0 yields no value for padding");
   const auto stat = [&](const Array& part) {
+    if (k == 0) return empty_stat(a, axis);
     Array st = mode == "maximum"   ? max(part, axis, true)
                : mode == "minimum" ? min(part, axis, true)
                : mode == "median"  ? median_kept(part, axis)
@@ -178,9 +197,15 @@ Array pad(const Array& a, const Widths& width_in, const PadOptions& o) {
   }
   Shape out = a.shape(), start;
   for (int d = 0; d < nd; ++d) {
-    out[d] += width[static_cast<std::size_t>(d)].first + width[static_cast<std::size_t>(d)].second;
-    start.push_back(width[static_cast<std::size_t>(d)].first);
+    const auto [b, f] = width[static_cast<std::size_t>(d)];
+    if (__builtin_add_overflow(out[d], b, &out[d]) || __builtin_add_overflow(out[d], f, &out[d])) {
+      throw ValueError(fmt::format("pad: array is too big; `arr.size * arr.dtype.itemsize` is larger than the "
+                                   "maximum possible size. (axis {} of {} padded by {} and {})",
+                                   d, a.shape()[d], b, f));
+    }
+    start.push_back(b);
   }
+  (void)detail::checked_nbytes(out, a.dtype(), "pad");  // NumPy's "array is too big", before any work
   if (o.mode == "constant" || o.mode == "empty") {
     const double value = o.mode == "constant" ? o.constant_value : 0.0;
     const Array fill = full(out, Scalar::of(value, false), DType::Float64).astype(a.dtype());

@@ -250,6 +250,13 @@ Layout parse_layout(std::span<const std::byte> prefix, std::uint64_t file_size, 
     if (e != 0 && count > std::numeric_limits<std::uint64_t>::max() / e) throw bad("its shape's size overflows");
     count *= e;
   }
+  // NumPy's limit holds for empty arrays too (the non-zero extents times the item size fit int64):
+  // a (0, 2**62, 2**62) header is refused here, naming the file, not by the array it would make.
+  try {
+    (void)detail::checked_nbytes(l.h.shape, l.h.dtype, "load");
+  } catch (const ValueError& e) {
+    throw bad(fmt::format("its shape {} is too big ({})", shape_repr(l.h.shape), e.what()));
+  }
   const std::uint64_t item = itemsize(l.h.dtype);
   const std::uint64_t have = file_size - l.start;
   if (count > have / item) {

@@ -3,7 +3,9 @@
 // over x as the other writes are: one barrier call reduces the values at each position of x
 // (runtime/libs/cub/cub_scatter.cu: atomics for integers, a stable sort by position and a
 // segmented reduction in a fixed order for floating point), and the update x op agg, where a
-// position was hit, fuses into whatever reads the result.
+// position was hit, fuses into whatever reads the result. Where NumPy's cast back after each value
+// truncates (floats into integers), no reduction gives its answer: calls/scatter_fold.cpp applies
+// the values one at a time.
 
 #include <fmt/format.h>
 
@@ -20,6 +22,7 @@
 
 #include "api/builders.hpp"
 #include "calls/call_helpers.hpp"
+#include "calls/scatter_fold.hpp"
 #include "calls/write_helpers.hpp"
 #include "graph/node.hpp"
 #include "reference/evaluator.hpp"
@@ -217,13 +220,39 @@ bool has_integer_array(std::span<const Index> idx) {
 
 namespace detail {
 
-Array accumulate(const Array& x, std::span<const Index> idx, const Array& v, WriteOp op, Accumulate how,
+namespace {
+
+// NumPy's ufunc.at reads a Python integer in its loop's dtype, cast unsafely (np.add.at(int8
+// array, idx, 300) adds 44), where every other ufunc raises NEP 50's OverflowError: a C++ integer
+// that does not fit x's integer dtype is wrapped into it first.
+Array ufunc_at_value(const Array& v, DType target) {
+  const NodeRef n = leaf_of(v, "at");
+  if (n->op != Op::Constant || !n->weak || !is_integer(n->dtype) || !is_integer(target) ||
+      weak_int_fits(n->value, target)) {
+    return v;
+  }
+  return Array(make_constant(n->value.cast(target), false));
+}
+
+}  // namespace
+
+Array accumulate(const Array& x, std::span<const Index> idx, const Array& v_in, WriteOp op, Accumulate how,
                  bool ufunc_at) {
   const std::optional<ScatterOp> sop = scatter_op(op);
+  const Array v = ufunc_at ? ufunc_at_value(v_in, x.dtype()) : v_in;
   if (!has_integer_array(idx)) {  // every position once: an ordinary write
-    if (!ufunc_at && op != WriteOp::Set) {  // x.at(): NumPy's in-place rule (ufunc.at casts unsafely)
-      const Array cur = x.index(std::vector<Index>(idx.begin(), idx.end()));
-      calls::check_same_kind(op, calls::combine(op, cur, calls::fit_value(v, cur.shape())).dtype(), x.dtype());
+    if (op != WriteOp::Set) {
+      const std::vector<Index> basic(idx.begin(), idx.end());
+      const Array cur = x.index(basic);
+      const Array vf = calls::fit_value(v, cur.shape());
+      const DType rt = calls::combine(op, cur, vf).dtype();
+      if (!ufunc_at) calls::check_same_kind(op, rt, x.dtype());  // x.at(): NumPy's in-place rule
+      // ufunc.at casts unsafely, as NumPy does (NaN and overflow into integers included): the fold
+      // at the positions, each once.
+      if (ufunc_at && calls::ufunc_at_folds(rt, x.dtype(), op)) {
+        if (cur.size() == 0) return x;
+        return calls::fold_at(x, arange(x.size()).reshape(x.shape()).index(basic), vf, op, rt);
+      }
     }
     return write(x, idx, v, op);
   }
@@ -243,16 +272,14 @@ Array accumulate(const Array& x, std::span<const Index> idx, const Array& v, Wri
     throw ValueError("array is not broadcastable to correct shape");  // NumPy's words
   }
   const DType rt = calls::combine(op, cur, vf).dtype();  // the ufunc's loop (and NumPy's TypeErrors)
+  if (!ufunc_at) calls::check_same_kind(op, rt, x.dtype());  // x.at(): NumPy's in-place rule
   // NumPy casts the result back into x after every value (unsafely). Where that cast is exact
   // or only rounds (integers wrap around in any width; a wider float rounds once here, not at
   // every step) a reduction of the values gives its result; where it truncates (floats into
-  // integers, numbers into bools) it does not, and loom says so.
-  const bool modular = is_integer(rt) && is_integer(x.dtype());
-  const bool real_part = is_complex(rt) && is_floating(x.dtype()) && *sop == ScatterOp::Sum;
-  if (!modular && !real_part && !calls::same_kind(rt, x.dtype())) {
-    throw DTypeError(fmt::format("{}.at: {} values into a {} array: NumPy casts back after every value, which loom's "
-                                 "reduction of the values cannot reproduce; cast the values to {} first",
-                                 calls::ufunc_name(op), name(rt), name(x.dtype()), name(x.dtype())));
+  // integers, numbers into bools) only applying the values one at a time does.
+  if (calls::ufunc_at_folds(rt, x.dtype(), op)) {
+    if (cur.size() == 0 || x.size() == 0) return x;
+    return calls::fold_at(x, pos, vf, op, rt);
   }
   if (cur.size() == 0 || x.size() == 0) return x;
   const DType acc = accumulation(rt);
@@ -310,7 +337,9 @@ LOOM_UFUNC_AT(maximum_at, WriteOp::Max)
 Array bincount(const Array& x, const std::optional<Array>& weights, std::int64_t minlength, Accumulate how) {
   if (x.ndim() == 0) throw ValueError("object of too small depth for desired array");
   if (x.ndim() > 1) throw ValueError("object too deep for desired array");
-  if (!can_cast_safe(x.dtype(), DType::Int64)) {
+  // NumPy casts an integer array to intp unsafely (uint64 values of 2^63 and more wrap to
+  // negative ones and are refused below), anything else safely (bool passes, floats do not).
+  if (!is_integer(x.dtype()) && !can_cast_safe(x.dtype(), DType::Int64)) {
     throw DTypeError(fmt::format("Cannot cast array data from dtype('{}') to dtype('int64') according to the rule 'safe'",
                                  name(x.dtype())));
   }
@@ -331,7 +360,16 @@ Array bincount(const Array& x, const std::optional<Array>& weights, std::int64_t
   const Array lo = min(xi), hi = max(xi);
   eval({lo, hi});
   if (lo.item<std::int64_t>() < 0) throw ValueError("'list' argument must have no negative elements");
-  const std::int64_t n = std::max(hi.item<std::int64_t>() + 1, minlength);
+  const std::int64_t top = hi.item<std::int64_t>();
+  // NumPy computes max + 1 in int64: for a value of INT64_MAX it wraps to a negative length and
+  // NumPy then writes out of bounds ([] or minlength zeros, and a corrupted heap). No array of
+  // 2^63 bins exists: loom gives the ValueError NumPy gives for any length too big to allocate.
+  if (top == std::numeric_limits<std::int64_t>::max()) {
+    throw ValueError("bincount: array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+                     "possible size. (the largest value, 9223372036854775807, asks for 2**63 bins)");
+  }
+  const std::int64_t n = std::max(top + 1, minlength);
+  (void)detail::checked_nbytes(Shape{n}, out, "bincount");  // too big: the same ValueError, before any call
   std::optional<Array> w;
   if (weights) w = weights->astype(DType::Float64);
   const Array agg = scatter_reduce_call("bincount", xi, w, out, ScatterOp::Sum, n, how).agg;

@@ -18,6 +18,8 @@
 #include <loom/dtype.hpp>
 #include <loom/shape.hpp>
 
+#include "runtime/libs/ufunc_at_fold.hpp"
+
 namespace loom::algo {
 
 // Stream-ordered device memory that stays valid for the work queued on the call's stream.
@@ -124,6 +126,16 @@ void scatter_reduce(DType dtype, ScatterOp op, const void* pos, bool pos32, cons
 inline constexpr std::int64_t kScatterBlockRun = 2048;
 // Whether scatter_reduce uses atomics for these arguments (for explain()).
 bool scatter_uses_atomics(DType dtype, ScatterOp op, bool atomic);
+
+// NumPy's ufunc.at as a fold (runtime/libs/ufunc_at_fold.hpp): held_out[b] is held_in[b] after
+// foldat::step with each values[i] whose pos[i] == b, in increasing i. values (m) are of the
+// `compute` dtype (an integer, Float32 with `rounding`, Float64, Complex64, Complex128); pos as
+// for scatter_reduce. The (position, index) pairs are sorted stably by position
+// (cub::DeviceRadixSort::SortPairs), then one thread per position folds its run in order: the
+// same bits every run, as slow as the longest run (NumPy's order admits no parallel sum).
+void scatter_fold(DType compute, foldat::FoldOp op, foldat::Rounding rounding, DType target, const void* pos,
+                  bool pos32, const void* values, std::int64_t m, const std::int64_t* held_in, std::int64_t* held_out,
+                  std::int64_t n, cudaStream_t stream, const Workspace& ws);
 
 // cub::DeviceSelect::Flagged: the elements (itemsize bytes each) of `in` whose flag is nonzero,
 // in order, into out (sized for them by the caller, who counted the flags).

@@ -128,6 +128,25 @@ TEST_CASE("0 ** z of complex numbers on the GPU, as NumPy 2", "[gpu][hardening]"
   }
 }
 
+TEST_CASE("power by a scalar exponent on the GPU is NumPy's fast path: 0.5 is sqrt", "[gpu][hardening]") {
+  // Evaluated on the GPU (inside a larger fused expression too), then compared with NumPy's
+  // answer bit for bit, zeros' signs included.
+  for (const auto& c : loom::test::power_cases()) {
+    loom::test::check_like_numpy(c.first, [&] { return c.second().eval(); }, true);
+    loom::test::check_like_numpy(c.first, [&] { return (c.second() * 1).eval(); }, true);
+  }
+  // On random inputs: the same bits as the reference for 0.5, -1, 1 and 2 (sqrt, 1 / x, x and x * x
+  // are correctly rounded on both sides), where the GPU's pow would differ in the last bits.
+  std::mt19937_64 rng(28);
+  for (DType t : {DType::Float32, DType::Float64}) {
+    const Array x = loom::test::random_array(t, {100000}, rng).eval();
+    for (double e : {0.5, -1.0, 1.0, 2.0}) {
+      INFO(loom::name(t) << " ** " << e);
+      CHECK(loom::test::check_gpu(loom::power(x, e), 0, 0) == "");
+    }
+  }
+}
+
 TEST_CASE("softmax and log_softmax stay accurate for large float32 logits", "[gpu][hardening][reductions]") {
   // Rows around 1000 (and -1000): exp(x - logsumexp(x)) carried ulp(1000) = 6e-5 of absolute
   // error into every exponent (up to ~124 eps); exp(x - max) / sum does not.

@@ -4,7 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <random>
 
 #include <loom/loom.hpp>
@@ -134,7 +136,6 @@ TEST_CASE("ufunc.at of every dtype and op matches the reference, sorted and with
     for (const char* op : {"add", "subtract", "multiply", "divide", "minimum", "maximum"}) {
       const std::string o = op;
       if (loom::is_bool(t) && (o == "subtract" || o == "divide")) continue;  // NumPy's TypeErrors
-      if (!loom::is_inexact(t) && o == "divide") continue;                   // float64 into ints
       for (auto how : {loom::Accumulate::Deterministic, loom::Accumulate::Atomic}) {
         INFO(loom::name(t) << " " << op << (how == loom::Accumulate::Atomic ? " atomic" : ""));
         const Array& val = o == "multiply" || o == "divide" ? vu : v;
@@ -360,4 +361,69 @@ TEST_CASE("a heat step of every dtype is one kernel whose guarded reads match th
       }
     }
   }
+}
+
+TEST_CASE("bincount of every integer dtype on the GPU, and INT64_MAX refused", "[gpu][indexing]") {
+  loom::exec::set_poison_outputs(true);
+  std::mt19937_64 rng(146);
+  // NumPy 2.5 casts any integer array to intp: uint64 and the narrow types count as int64 does.
+  for (DType t : {DType::UInt64, DType::UInt32, DType::UInt8, DType::Int8, DType::Int16, DType::Bool}) {
+    INFO(loom::name(t));
+    const Array r = loom::test::random_array(t, {5000}, rng, loom::test::Range::Small);  // [-8, 8] or [0, 8]
+    const Array x = (loom::is_signed_int(t) ? loom::abs(r) : r).eval();
+    const Array w = loom::test::random_array(DType::Float64, {5000}, rng).eval();
+    for (auto how : {loom::Accumulate::Deterministic, loom::Accumulate::Atomic}) {
+      CHECK(loom::test::check_gpu(loom::bincount(x, std::nullopt, 3, how)) == "");
+      CHECK(loom::test::check_gpu(loom::bincount(x, w, 0, how), 1e-12, 1e-9) == "");  // ~1000 sums of [-10, 10]
+    }
+  }
+  CHECK(loom::bincount(loom::asarray(std::vector<std::uint64_t>{0, 2, 2})).to_host<std::int64_t>() ==
+        std::vector<std::int64_t>{1, 0, 2});
+  CHECK_THROWS_MATCHES(loom::bincount(loom::asarray(std::vector<std::uint64_t>{std::uint64_t{1} << 63})),
+                       loom::ValueError, loom::test::WhatContains("'list' argument must have no negative elements"));
+  // max + 1 would wrap: a ValueError, never a write outside the output.
+  const Array top = loom::asarray(std::vector<std::int64_t>{0, std::numeric_limits<std::int64_t>::max()});
+  for (std::int64_t minlength : {0, 3}) {
+    CHECK_THROWS_MATCHES(loom::bincount(top, std::nullopt, minlength), loom::ValueError,
+                         loom::test::WhatContains("bincount: array is too big"));
+  }
+}
+
+TEST_CASE("ufunc.at of float values into integer arrays folds in index order on the GPU", "[gpu][indexing]") {
+  // One value at a time per position, cast back after each (NumPy's ufunc.at): the GPU's sorted
+  // runs folded by a thread each against the reference's loop in index order, bit for bit.
+  loom::exec::set_poison_outputs(true);
+  std::mt19937_64 rng(147);
+  const Array i = loom::test::random_array(DType::Int64, {20000}, rng, loom::test::Range::Any).eval();
+  const Array pos = (i % 1000).eval();            // negative ones too, ~20 per position
+  const Array few = (loom::abs(i) % 5).eval();    // ~4000 per position: long runs
+  for (DType t : {DType::Int8, DType::UInt8, DType::Int32, DType::Int64, DType::UInt64, DType::Bool}) {
+    const Array x = loom::test::random_array(t, {1000}, rng, loom::test::Range::Small).eval();
+    for (DType vt : {DType::Float16, DType::Float32, DType::Float64, DType::Complex64}) {
+      const Array v = loom::test::random_array(vt, {20000}, rng, loom::test::Range::Small).eval();
+      const Array vu = (loom::test::random_array(vt, {20000}, rng, loom::test::Range::Unit) + 1.5).astype(vt).eval();
+      for (const char* op : {"add", "subtract", "multiply", "divide", "minimum", "maximum"}) {
+        const std::string o = op;
+        if (loom::is_complex(vt) && (o == "divide" || o == "minimum" || o == "maximum")) continue;  // refused
+        if (loom::is_bool(t) && o == "subtract") continue;  // NumPy's TypeError
+        INFO(loom::name(t) << " " << op << " " << loom::name(vt));
+        const Array& val = o == "multiply" || o == "divide" ? vu : v;
+        CHECK(check_at(op, x, {pos}, val, loom::Accumulate::Deterministic) == "");
+        CHECK(check_at(op, x[loom::Slice(0, 5)], {few}, val, loom::Accumulate::Atomic) == "");
+      }
+    }
+  }
+  // NumPy's answers, on the GPU.
+  Array a = loom::zeros({4}, DType::Int32);
+  loom::add_at(a, loom::test::int_array({3}, {0, 0, 1}), 1.5);
+  CHECK(a.to_host<std::int32_t>() == std::vector<std::int32_t>{2, 1, 0, 0});
+  Array d = loom::full({4}, 7, DType::Int32);
+  loom::divide_at(d, loom::test::int_array({3}, {0, 0, 1}), 2);
+  CHECK(d.to_host<std::int32_t>() == std::vector<std::int32_t>{1, 3, 7, 7});
+  Array n = loom::zeros({4}, DType::Int32);
+  loom::add_at(n, loom::test::int_array({1}, {0}), std::nan(""));
+  CHECK(n.to_host<std::int32_t>()[0] == std::numeric_limits<std::int32_t>::min());
+  Array i8 = loom::zeros({4}, DType::Int8);
+  loom::add_at(i8, loom::test::int_array({1}, {0}), 300);
+  CHECK(i8.to_host<std::int8_t>()[0] == 44);
 }

@@ -19,6 +19,8 @@
 #include <loom/io.hpp>
 #include <loom/loom.hpp>
 
+#include "support/dlpack_tensors.hpp"
+
 using loom::Array;
 using loom::DType;
 
@@ -75,6 +77,40 @@ TEST_CASE("DLPack round trips on the GPU", "[gpu][interop]") {
   CHECK(back.back() == static_cast<float>(1 << 20));
   for (const Array& o : others) CHECK(o.data_ptr() != kept->dl_tensor.data);
   kept->deleter(kept);
+}
+
+TEST_CASE("foreign device memory: a null shape, extents past int64 and throwing releases", "[gpu][interop]") {
+  float* dev = nullptr;
+  REQUIRE(cudaMalloc(reinterpret_cast<void**>(&dev), 64 * sizeof(float)) == cudaSuccess);
+  REQUIRE(cudaMemset(dev, 0, 64 * sizeof(float)) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  static std::int64_t shape2[] = {4, 2};
+  static std::int64_t huge_strides[] = {std::int64_t{1} << 61, 1};
+  using loom::test::dlpack_refusal;
+  const int deleted = loom::test::dlpack_deleted();
+  const auto make = [&](std::int64_t* shape, std::int64_t* strides) {
+    return loom::test::dlpack_tensor(dev, {kDLCUDA, 0}, {kDLFloat, 32, 1}, 2, shape, strides);
+  };
+  CHECK_THAT(dlpack_refusal(make(nullptr, nullptr)),
+             Catch::Matchers::Contains("from_dlpack: the tensor has 2 dimensions and a null shape"));
+  CHECK_THAT(dlpack_refusal(make(shape2, huge_strides)),
+             Catch::Matchers::Contains("from_dlpack: shape (4, 2) with strides (2305843009213693952, 1) (in elements "
+                                       "of 4 bytes) reaches memory past what a 64-bit offset"));
+  CHECK_THROWS_WITH(loom::from_pointer(dev, {4, 2}, DType::Float32, loom::Shape{std::int64_t{1} << 62, 4}, 0,
+                                       std::function<void()>()),
+                    Catch::Matchers::Contains("from_pointer: shape (4, 2) with strides (1152921504606846976, 1)"));
+  CHECK(loom::test::dlpack_deleted() - deleted == 2);
+  // A release function that throws: printed and dropped when the last array lets the memory go.
+  int released = 0;
+  {
+    const Array a = loom::from_pointer(dev, {8}, DType::Float32, std::nullopt, 0, [&] {
+      ++released;
+      throw std::runtime_error("release failed");
+    });
+    CHECK((a + 1.0f).to_host<float>() == std::vector<float>(8, 1.0f));
+  }
+  CHECK(released == 1);
+  REQUIRE(cudaFree(dev) == cudaSuccess);
 }
 
 // Files of several pinned chunks (16 MiB each) with a ragged last one, a strided array (copied to

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <complex>
 #include <random>
+#include <type_traits>
 
 #include <loom/loom.hpp>
 
@@ -404,6 +405,25 @@ TEST_CASE("linalg gpu: eigh gives A v = lambda v, orthonormal v, ascending lambd
     // UPLO: only that triangle is read.
     CHECK(err(host(la::eigvalsh(with_junk(as[0], t, true), "L")).at(0), ws[0]) < tol(t, n));
     CHECK(err(host(la::eigvalsh(with_junk(as[0], t, false), "U")).at(0), ws[0]) < tol(t, n));
+  }
+}
+
+TEST_CASE("linalg gpu: lstsq's answer for eye(3), its rank int32, as NumPy 2.5", "[gpu][linalg]") {
+  // np.linalg.lstsq(np.eye(3), np.ones(3), rcond=None): ([1, 1, 1], [] float64, np.int32(3), [1, 1, 1]);
+  // float32 too (rank int32 whatever the dtype).
+  static_assert(std::is_same_v<decltype(la::LstsqResult::rank), std::int32_t>);
+  for (DType t : {DType::Float64, DType::Float32}) {
+    INFO(loom::name(t));
+    const la::LstsqResult r = la::lstsq(loom::eye(3, loom::none, 0, t), loom::ones({3}, t));
+    CHECK(r.rank == 3);
+    CHECK(r.x.dtype() == t);
+    CHECK(r.residuals.shape() == Shape{0});
+    CHECK(r.residuals.dtype() == t);
+    const double eps = t == DType::Float32 ? 1e-6 : 1e-14;
+    for (const Array& ones : {r.x, r.s}) {
+      CHECK(ones.size() == 3);
+      for (double v : ones.astype(DType::Float64).to_host<double>()) CHECK(std::abs(v - 1) < eps);
+    }
   }
 }
 

@@ -53,6 +53,13 @@ TEST_CASE("joins, tiles, rolls and pads of every dtype fuse and match the refere
       o.mode = mode;
       CHECK(loom::test::check_gpu(loom::pad(b, {{2, 40}, {11, 3}}, o)) == "");
     }
+    for (const char* mode : {"mean", "median"}) {  // stat_length 0: NumPy's NaN, cast as NumPy casts it
+      INFO(mode);
+      loom::PadOptions o;
+      o.mode = mode;
+      o.stat_length = 0;
+      CHECK(loom::test::check_gpu(loom::pad(b, {{2, 0}, {1, 3}}, o) * 1) == "");
+    }
     CHECK(loom::test::check_gpu(loom::delete_(a, std::vector<std::int64_t>{0, 5, 6, 69}, 1)) == "");
     CHECK(loom::test::check_gpu(loom::insert(a, std::vector<std::int64_t>{3, 0, 70}, b[{loom::all, loom::Slice(0, 1)}], 1)) == "");
     CHECK(loom::test::check_gpu(loom::triu(a, 3)) == "");

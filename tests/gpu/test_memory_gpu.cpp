@@ -53,6 +53,23 @@ TEST_CASE("memory hook events add up to the pool's figures", "[gpu][memory]") {
   }
 }
 
+TEST_CASE("a memory hook that allocates on the GPU is not called for its own memory", "[gpu][memory]") {
+  std::vector<MemoryEvent> events;
+  int inner = 0;
+  {
+    loom::MemoryHook busy([&](const MemoryEvent& e) {
+      events.push_back(e);
+      inner += loom::full({1000}, 1.0f).eval().to_host<float>()[999] == 1.0f;  // device memory, and freed
+    });
+    const Array a = (loom::arange(4096).astype(DType::Float32) * 2).eval();
+    bool seen = false;
+    for (const MemoryEvent& e : events) seen |= e.kind == MemoryEvent::Kind::Alloc && e.ptr == a.data_ptr();
+    CHECK(seen);
+    CHECK(events.size() < 8);  // the user's allocations only, not one per allocation of the hook
+  }
+  CHECK(inner == static_cast<int>(events.size()));
+}
+
 TEST_CASE("a memory profile on the GPU names the lines that built the arrays", "[gpu][memory]") {
   loom::MemoryProfile profile;
   const Array x = loom::arange(1 << 20).astype(DType::Float32).eval();

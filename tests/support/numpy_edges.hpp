@@ -128,8 +128,9 @@ inline bool same_number(std::complex<double> a, std::complex<double> b) {
 }
 
 // Checks that `make()` gives what NumPy gave for `label`: the same dtype, shape and values, or
-// (NumPy raised) a loom::Error whose message contains NumPy's message.
-inline void check_like_numpy(const std::string& label, const std::function<Array()>& make) {
+// (NumPy raised) a loom::Error whose message contains NumPy's message. signed_zeros: -0.0 and 0.0
+// differ too.
+inline void check_like_numpy(const std::string& label, const std::function<Array()>& make, bool signed_zeros = false) {
   const std::string want = numpy_says(label);
   INFO("case " << label << " => " << want);
   if (want[0] == '!') {
@@ -154,7 +155,31 @@ inline void check_like_numpy(const std::string& label, const std::function<Array
   for (std::size_t i = 0; i < got.size(); ++i) {
     INFO("element " << i << ": loom " << got[i] << ", NumPy " << expect[i]);
     CHECK(same_number(got[i], expect[i]));
+    if (signed_zeros && !std::isnan(expect[i].real())) {  // (a NaN's sign: tolist() prints none)
+      CHECK(std::signbit(got[i].real()) == std::signbit(expect[i].real()));
+    }
   }
+}
+
+// power of arrays by an exponent known when the graph is built, against NumPy's answers (its
+// float32 and float64 loops take a fast path for a scalar exponent: 0.5 is sqrt, -1 is 1 / x,
+// 1 is x, 2 is x * x): the labels of numpy_edges.txt and loom's expression for each.
+inline std::vector<std::pair<std::string, std::function<Array()>>> power_cases() {
+  const double inf = HUGE_VAL;
+  const auto f64 = [](std::vector<double> v) { return asarray(v); };
+  return {
+      {"power(f32[-inf,-1,-0,0,4,inf,nan], 0.5)",
+       [=] { return power(f64({-inf, -1.0, -0.0, 0.0, 4.0, inf, std::nan("")}).astype(DType::Float32), 0.5); }},
+      {"power(f64[-inf,-1,-0,4], float64(0.5))",
+       [=] { return power(f64({-inf, -1.0, -0.0, 4.0}), full({}, 0.5, DType::Float64)); }},
+      {"power(f64[-inf,0,3], 2.0)", [=] { return power(f64({-inf, 0.0, 3.0}), 2.0); }},
+      {"power(f64[-inf,0,3], -1.0)", [=] { return power(f64({-inf, 0.0, 3.0}), -1.0); }},
+      {"power(f64[-inf,0,3], 1.0)", [=] { return power(f64({-inf, 0.0, 3.0}), 1.0); }},
+      {"power(f64[-inf,-0,3], -0.5)", [=] { return power(f64({-inf, -0.0, 3.0}), -0.5); }},
+      {"power(f64[-8,-0,3], 1/3)", [=] { return power(f64({-8.0, -0.0, 3.0}), 1.0 / 3); }},
+      {"power(i64[1,4], 0.5)", [] { return power(asarray(std::vector<std::int64_t>{1, 4}), 0.5); }},
+      {"power(i32[2,4], 2)", [] { return power(asarray(std::vector<std::int32_t>{2, 4}), 2); }},
+  };
 }
 
 // The cmul lines: complex products with NumPy's bits (dtype, then a, b and the product as hex).

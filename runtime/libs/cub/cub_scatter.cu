@@ -9,6 +9,8 @@
 //    found by a binary search, and each run is reduced in a fixed order: by a warp when runs are
 //    short, by cub::DeviceSegmentedReduce (a block per run) when they are long. The same input
 //    gives the same bits every run.
+// And ufunc.at as a fold (values cast back after each one): the sorted path's runs of indices,
+// folded in order by one thread per position.
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
@@ -18,6 +20,7 @@
 #include <type_traits>
 
 #include "runtime/libs/cub/cub_common.cuh"
+#include "runtime/libs/ufunc_at_fold.hpp"
 
 namespace loom::algo {
 
@@ -345,7 +348,81 @@ void scatter_op(ScatterOp op, const void* pos, bool pos32, const void* values, s
   }
 }
 
+// --- ufunc.at folds (runtime/libs/ufunc_at_fold.hpp) ---
+
+template <class T> __global__ void iota_kernel(T* out, std::int64_t n) {
+  LOOM_GRID_STRIDE(i, n) out[i] = static_cast<T>(i);
+}
+
+// One thread per position b: its held value after the values of its run, in index order (the
+// stable sort keeps each run's indices increasing).
+template <class R>
+__global__ void fold_runs_kernel(const R* values, const std::int64_t* order, const std::int64_t* offsets,
+                                 const std::int64_t* held_in, std::int64_t* held_out, std::int64_t n, foldat::FoldOp op,
+                                 DType target, foldat::Rounding rounding) {
+  LOOM_GRID_STRIDE(b, n) {
+    std::int64_t h = held_in[b];
+    for (std::int64_t i = offsets[b]; i < offsets[b + 1]; ++i) h = foldat::step(op, h, values[order[i]], target, rounding);
+    held_out[b] = h;
+  }
+}
+
+template <class R, class K>
+void fold_sorted(const K* pos, const R* values, std::int64_t m, const std::int64_t* held_in, std::int64_t* held_out,
+                 std::int64_t n, foldat::FoldOp op, DType target, foldat::Rounding rounding, cudaStream_t stream,
+                 const Workspace& ws) {
+  std::int64_t* iota = scratch<std::int64_t>(ws, m);
+  iota_kernel<<<blocks_for(m), kThreads, 0, stream>>>(iota, m);
+  LOOM_LAUNCHED("loom scatter fold iota");
+  std::int64_t* offsets = scratch<std::int64_t>(ws, n + 1);
+  const std::int64_t* order = sort_runs(pos, static_cast<const std::int64_t*>(iota), m, offsets, nullptr, n, stream, ws);
+  fold_runs_kernel<<<blocks_for(n), kThreads, 0, stream>>>(values, order, offsets, held_in, held_out, n, op, target,
+                                                           rounding);
+  LOOM_LAUNCHED("loom scatter fold runs");
+}
+
+template <class R>
+void fold_typed(const void* pos, bool pos32, const void* values, std::int64_t m, const std::int64_t* held_in,
+                std::int64_t* held_out, std::int64_t n, foldat::FoldOp op, DType target, foldat::Rounding rounding,
+                cudaStream_t stream, const Workspace& ws) {
+  const R* v = static_cast<const R*>(values);
+  if (pos32) fold_sorted(static_cast<const std::uint32_t*>(pos), v, m, held_in, held_out, n, op, target, rounding, stream, ws);
+  else fold_sorted(static_cast<const std::uint64_t*>(pos), v, m, held_in, held_out, n, op, target, rounding, stream, ws);
+}
+
 }  // namespace
+
+void scatter_fold(DType compute, foldat::FoldOp op, foldat::Rounding rounding, DType target, const void* pos,
+                  bool pos32, const void* values, std::int64_t m, const std::int64_t* held_in, std::int64_t* held_out,
+                  std::int64_t n, cudaStream_t stream, const Workspace& ws) {
+  if (n == 0) return;
+  if (m == 0) {
+    LOOM_CHECK_CUDA(cudaMemcpyAsync(held_out, held_in, static_cast<std::size_t>(n) * sizeof(std::int64_t),
+                                    cudaMemcpyDeviceToDevice, stream));
+    return;
+  }
+  const auto run = [&]<class R>() {
+    fold_typed<R>(pos, pos32, values, m, held_in, held_out, n, op, target, rounding, stream, ws);
+  };
+  switch (compute) {
+    case DType::Int8: return run.template operator()<std::int8_t>();
+    case DType::Int16: return run.template operator()<std::int16_t>();
+    case DType::Int32: return run.template operator()<std::int32_t>();
+    case DType::Int64: return run.template operator()<std::int64_t>();
+    case DType::UInt8: return run.template operator()<std::uint8_t>();
+    case DType::UInt16: return run.template operator()<std::uint16_t>();
+    case DType::UInt32: return run.template operator()<std::uint32_t>();
+    case DType::UInt64: return run.template operator()<std::uint64_t>();
+    case DType::Float32: return run.template operator()<float>();
+    case DType::Float64: return run.template operator()<double>();
+    case DType::Complex64: return run.template operator()<foldat::Cx<float>>();
+    case DType::Complex128: return run.template operator()<foldat::Cx<double>>();
+    case DType::Bool:
+    case DType::Float16:
+    case DType::BFloat16: break;
+  }
+  throw std::logic_error("scatter_fold: unexpected compute dtype");
+}
 
 bool scatter_uses_atomics(DType dtype, ScatterOp op, bool atomic) {
   if (!is_inexact(dtype)) return true;

@@ -5,6 +5,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <complex>
+#include <limits>
+
 #include <loom/loom.hpp>
 
 #include "support/indexing_cases.hpp"
@@ -291,14 +295,12 @@ TEST_CASE("ufunc.at and bincount: dtypes, NumPy's errors, deterministic or atomi
   CHECK_THROWS_MATCHES(loom::subtract_at(b, idx, Array(true)), loom::DTypeError,
                        WhatContains("numpy boolean subtract, the `-` operator, is not supported"));
   // Integers wrap around as NumPy's (int64 values into uint8 too). NumPy truncates float values
-  // into an int array after each one, which a reduction cannot reproduce: loom raises.
+  // into an int array after each one: applied one at a time (ufunc.at as a fold, tested below).
   Array i8 = loom::full({2}, 100, DType::Int8);
   loom::add_at(i8, int_array({3}, {1, 1, 1}), Array(std::int8_t{100}));
   CHECK(i8.to_host<std::int8_t>() == std::vector<std::int8_t>{100, static_cast<std::int8_t>(400 % 256 - 256)});
-  CHECK_THROWS_MATCHES(loom::add_at(i8, int_array({2}, {0, 1}), 1.5), loom::DTypeError,
-                       WhatContains("add.at: float64 values into a int8 array: NumPy casts back after every "
-                                    "value, which loom's reduction of the values cannot reproduce; cast the values "
-                                    "to int8 first"));
+  loom::add_at(i8, int_array({2}, {0, 1}), 1.5);
+  CHECK(i8.to_host<std::int8_t>() == std::vector<std::int8_t>{101, -110});
   Array u8 = loom::full({2}, 1, DType::UInt8);
   loom::add_at(u8, int_array({2}, {0, 0}), int_array({1}, {300}));  // NumPy: 601 % 256
   CHECK(u8.to_host<std::uint8_t>() == std::vector<std::uint8_t>{89, 1});
@@ -336,12 +338,147 @@ TEST_CASE("ufunc.at and bincount: dtypes, NumPy's errors, deterministic or atomi
   CHECK_THROWS_MATCHES(loom::bincount(loom::asarray(std::vector<double>{1, 2})), loom::DTypeError,
                        WhatContains("Cannot cast array data from dtype('float64') to dtype('int64') according to the "
                                     "rule 'safe'"));
-  CHECK_THROWS_MATCHES(loom::bincount(int_array({2}, {1, 2}).astype(DType::UInt64)), loom::DTypeError,
-                       WhatContains("from dtype('uint64') to dtype('int64')"));
   CHECK_THROWS_MATCHES(loom::bincount(int_array({2, 2}, {1, 2, 3, 4})), loom::ValueError,
                        WhatContains("object too deep for desired array"));
   CHECK_THROWS_MATCHES(loom::bincount(int_array({2}, {1, 2}), loom::asarray(std::vector<std::complex<double>>{1, 2})),
                        loom::DTypeError, WhatContains("from dtype('complex128') to dtype('float64')"));
+}
+
+TEST_CASE("ufunc.at of float values into integer arrays casts back after each value, as NumPy 2.5", "[indexing]") {
+  using loom::test::int_array;
+  const auto i32 = [](std::vector<std::int32_t> v) { return loom::asarray(v); };
+  const auto sevens = [&] { return i32({7, 7, 7, 7}); };
+  // NumPy 2.5's answers: one value at a time in index order, each result truncated back.
+  Array a = i32({0, 0, 0, 0});
+  loom::add_at(a, int_array({3}, {0, 0, 1}), 1.5);
+  CHECK(a.to_host<std::int32_t>() == std::vector<std::int32_t>{2, 1, 0, 0});
+  Array d = sevens();
+  loom::divide_at(d, int_array({3}, {0, 0, 1}), 2);
+  CHECK(d.to_host<std::int32_t>() == std::vector<std::int32_t>{1, 3, 7, 7});
+  d = sevens();
+  loom::divide_at(d, int_array({1}, {0}), 2.5);
+  CHECK(d.to_host<std::int32_t>() == std::vector<std::int32_t>{2, 7, 7, 7});
+  Array m = sevens();
+  loom::multiply_at(m, int_array({2}, {0, 1}), 1.5);
+  CHECK(m.to_host<std::int32_t>() == std::vector<std::int32_t>{10, 10, 7, 7});
+  Array s = sevens();
+  loom::subtract_at(s, int_array({2}, {0, 1}), 0.5);
+  CHECK(s.to_host<std::int32_t>() == std::vector<std::int32_t>{6, 6, 7, 7});
+  Array mx = sevens();
+  loom::maximum_at(mx, int_array({2}, {0, 1}), 7.5);
+  CHECK(mx.to_host<std::int32_t>() == std::vector<std::int32_t>{7, 7, 7, 7});
+  Array nan32 = i32({0, 0, 0, 0});
+  loom::add_at(nan32, int_array({1}, {0}), std::nan(""));
+  CHECK(nan32.to_host<std::int32_t>() == std::vector<std::int32_t>{std::numeric_limits<std::int32_t>::min(), 0, 0, 0});
+  Array b = loom::zeros({4}, DType::Bool);
+  loom::add_at(b, int_array({1}, {0}), 1.5);
+  CHECK(b.to_host<bool>() == std::vector<bool>{true, false, false, false});
+  Array i8 = loom::zeros({4}, DType::Int8);
+  loom::add_at(i8, int_array({1}, {0}), 300);  // a C++ integer read in the loop's int8, unsafely
+  CHECK(i8.to_host<std::int8_t>() == std::vector<std::int8_t>{44, 0, 0, 0});
+  Array i8b = loom::zeros({4}, DType::Int8);
+  loom::add_at(i8b, int_array({2}, {0, 0}), 100);
+  CHECK(i8b.to_host<std::int8_t>() == std::vector<std::int8_t>{-56, 0, 0, 0});
+  Array f32 = loom::zeros({4}, DType::Float32);
+  loom::add_at(f32, int_array({1}, {0}), Array(std::complex<double>(0, 1)));
+  CHECK(f32.to_host<float>() == std::vector<float>{0, 0, 0, 0});
+  // NaN into the other integer types, as NumPy's x86-64 casts give it (cvttsd2si's most negative
+  // value, of which narrower types keep the low bits; uint64 through gcc's two ranges).
+  const auto nan_into = [](DType t) {
+    Array x = loom::zeros({2}, t);
+    loom::add_at(x, int_array({1}, {1}), std::nan(""));
+    return x.astype(DType::UInt64).to_host<std::uint64_t>()[1];
+  };
+  CHECK(nan_into(DType::Int64) == std::uint64_t{1} << 63);
+  CHECK(nan_into(DType::UInt64) == std::uint64_t{1} << 63);
+  CHECK(nan_into(DType::Int8) == 0);
+  CHECK(nan_into(DType::UInt32) == 0);
+  Array u8 = loom::zeros({2}, DType::UInt8);
+  loom::add_at(u8, int_array({2}, {0, 1}), -1.0);  // -1 into uint8: its low byte
+  CHECK(u8.to_host<std::uint8_t>() == std::vector<std::uint8_t>{255, 255});
+  // A float16 loop rounds each result to float16 first: 255 + 0.99 is 256 in float16, and 256
+  // into uint8 keeps its low byte, 0 (NumPy's uint8 + float16 loop; the same casts as above).
+  Array u8h = loom::asarray(std::vector<std::uint8_t>{255});
+  loom::add_at(u8h, int_array({1}, {0}), loom::asarray(std::vector<float>{0.99f}).astype(DType::Float16));
+  CHECK(u8h.to_host<std::uint8_t>() == std::vector<std::uint8_t>{0});
+  // Complex values: the real part of each result (add, subtract, multiply); divide, minimum and
+  // maximum of complex values are refused.
+  Array c = i32({0, 3});
+  loom::add_at(c, int_array({2}, {0, 0}), Array(std::complex<double>(1.5, 2)));
+  loom::multiply_at(c, int_array({1}, {1}), Array(std::complex<double>(0.5, 1)));
+  CHECK(c.to_host<std::int32_t>() == std::vector<std::int32_t>{2, 1});
+  CHECK_THROWS_MATCHES(loom::divide_at(c, int_array({1}, {0}), Array(std::complex<double>(1, 1))), loom::DTypeError,
+                       WhatContains("divide.at: complex128 values into a int32 array are not supported"));
+  // Into bool: the loop's integers, each result != 0 (uint8: 1 + 255 wraps to 0 first).
+  Array flags = loom::asarray(std::vector<bool>{true, false});
+  loom::add_at(flags, int_array({1}, {0}), loom::asarray(std::vector<std::uint8_t>{255}));
+  CHECK(flags.to_host<bool>() == std::vector<bool>{false, false});
+  // A basic index: each position once, cast back as NumPy does (NaN into int32 included).
+  Array sl = i32({0, 0, 0, 0});
+  loom::add_at(sl, {loom::Slice(1, 3)}, std::nan(""));
+  CHECK(sl.to_host<std::int32_t>() ==
+        std::vector<std::int32_t>{0, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::min(), 0});
+  // 2-d, rows of duplicates, and an index out of bounds (checked as the positions are read).
+  Array g = loom::zeros({3, 2}, DType::Int64);
+  loom::add_at(g, int_array({3}, {2, 0, 2}), loom::asarray(std::vector<double>{0.6, 0.6}));
+  CHECK(g.to_host<std::int64_t>() == std::vector<std::int64_t>{0, 0, 0, 0, 0, 0});
+  loom::subtract_at(g, int_array({3}, {2, 0, 2}), loom::asarray(std::vector<double>{1.5, -2.5}));
+  CHECK(g.to_host<std::int64_t>() == std::vector<std::int64_t>{-1, 2, 0, 0, -2, 4});
+  Array bad = i32({0, 0});
+  loom::add_at(bad, int_array({1}, {5}), 1.5);
+  CHECK_THROWS_MATCHES(bad.to_host<std::int32_t>(), loom::IndexError,
+                       WhatContains("index 5 is out of bounds for axis 0 with size 2"));
+  // explain names the fold; x.at(idx).add keeps NumPy's in-place rule and refuses.
+  Array e = i32({0, 0});
+  loom::add_at(e, int_array({2}, {1, 1}), 0.5);
+  CHECK_THAT(loom::explain_string({e}), Catch::Matchers::Contains("a thread per position applying add in index order in "
+                                                                  "float64, cast back into int32 after each value"));
+  CHECK_THROWS_MATCHES(i32({0, 0}).at({int_array({2}, {0, 0})}).add(1.5), loom::DTypeError,
+                       WhatContains("Cannot cast ufunc 'add' output from dtype('float64') to dtype('int32') with "
+                                    "casting rule 'same_kind'"));
+  CHECK_THROWS_MATCHES(i32({0, 0}).at({loom::Slice(0, 1)}).add(1.5), loom::DTypeError,
+                       WhatContains("Cannot cast ufunc 'add' output from dtype('float64') to dtype('int32') with "
+                                    "casting rule 'same_kind'"));
+}
+
+TEST_CASE("bincount takes every integer dtype as NumPy 2.5 does, uint64 too", "[indexing]") {
+  using loom::test::int_array;
+  const Array u64 = int_array({3}, {0, 2, 2}).astype(DType::UInt64);
+  CHECK(loom::bincount(u64).dtype() == DType::Int64);
+  CHECK(loom::bincount(u64).to_host<std::int64_t>() == std::vector<std::int64_t>{1, 0, 2});
+  CHECK(loom::bincount(u64, loom::asarray(std::vector<double>{1, 2, 3})).to_host<double>() ==
+        std::vector<double>{1, 0, 5});
+  // NumPy casts to intp unsafely: 2^63 and more wrap to negative values.
+  for (const std::uint64_t big : {std::uint64_t{1} << 63, ~std::uint64_t{0}}) {
+    const Array x = loom::asarray(std::vector<std::uint64_t>{1, big});
+    CHECK_THROWS_MATCHES(loom::bincount(x), loom::ValueError, WhatContains("'list' argument must have no negative elements"));
+  }
+  CHECK(loom::bincount(int_array({2}, {0, 2}).astype(DType::UInt32)).to_host<std::int64_t>() ==
+        std::vector<std::int64_t>{1, 0, 1});
+  CHECK(loom::bincount(int_array({2}, {0, 2}).astype(DType::Int8)).to_host<std::int64_t>() ==
+        std::vector<std::int64_t>{1, 0, 1});
+  CHECK(loom::bincount(int_array({2}, {0, 2}).astype(DType::UInt8), std::nullopt, 5).to_host<std::int64_t>() ==
+        std::vector<std::int64_t>{1, 0, 1, 0, 0});
+  CHECK_THROWS_MATCHES(loom::bincount(loom::asarray(std::vector<float>{1, 2})), loom::DTypeError,
+                       WhatContains("Cannot cast array data from dtype('float32') to dtype('int64') according to the "
+                                    "rule 'safe'"));
+}
+
+TEST_CASE("bincount of INT64_MAX is a ValueError, never a write outside its output", "[indexing]") {
+  // NumPy's max + 1 wraps here and it writes out of bounds (its answers, [] and [0, 0, 0], come with
+  // a corrupted heap): loom refuses the 2^63 bins as too big, with and without minlength or weights.
+  const Array x = loom::asarray(std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::max()});
+  const char* why = "bincount: array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible "
+                    "size. (the largest value, 9223372036854775807, asks for 2**63 bins)";
+  CHECK_THROWS_MATCHES(loom::bincount(x), loom::ValueError, WhatContains(why));
+  CHECK_THROWS_MATCHES(loom::bincount(x, std::nullopt, 3), loom::ValueError, WhatContains(why));
+  CHECK_THROWS_MATCHES(loom::bincount(x, loom::ones({1})), loom::ValueError, WhatContains(why));
+  const Array u = loom::asarray(std::vector<std::uint64_t>{(std::uint64_t{1} << 63) - 1, 0});
+  CHECK_THROWS_MATCHES(loom::bincount(u, std::nullopt, 3), loom::ValueError, WhatContains(why));
+  // Lengths that fit int64 but not in bytes: NumPy's "array is too big", before any counting.
+  CHECK_THROWS_MATCHES(loom::bincount(loom::asarray(std::vector<std::int64_t>{std::int64_t{1} << 61})), loom::ValueError,
+                       WhatContains("bincount: array is too big; `arr.size * arr.dtype.itemsize` is larger than the "
+                                    "maximum possible size. (shape (2305843009213693953,), dtype int64)"));
 }
 
 TEST_CASE("put and place take a C++ number as the value", "[indexing]") {

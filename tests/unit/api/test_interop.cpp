@@ -11,6 +11,9 @@
 #include <loom/interop.hpp>
 #include <loom/loom.hpp>
 
+#include "support/dlpack_tensors.hpp"
+#include "support/test_support.hpp"
+
 using loom::Array;
 using loom::DType;
 
@@ -77,19 +80,10 @@ TEST_CASE("DLPack tensors go out and come in without copies", "[interop]") {
   // A tensor made by hand: bool (DLPack's code 6), 0-d, zero-size, and the deleter count.
   static bool flags[3] = {true, false, true};
   static std::int64_t shape3[] = {3};
-  static int deleted = 0;
+  using loom::test::dlpack_refusal;
+  const int deleted = loom::test::dlpack_deleted();
   auto make = [](std::uint8_t code, std::uint8_t bits, std::uint16_t lanes, DLDeviceType dev, int ndim) {
-    auto* m = new DLManagedTensor{};
-    m->dl_tensor.data = flags;
-    m->dl_tensor.device = {dev, 0};
-    m->dl_tensor.ndim = ndim;
-    m->dl_tensor.dtype = {code, bits, lanes};
-    m->dl_tensor.shape = shape3;
-    m->deleter = [](DLManagedTensor* self) {
-      ++deleted;
-      delete self;
-    };
-    return m;
+    return loom::test::dlpack_tensor(flags, {dev, 0}, {code, bits, lanes}, ndim, shape3);
   };
   {
     const Array b = loom::from_dlpack(make(6, 8, 1, kDLCPU, 1));
@@ -97,21 +91,12 @@ TEST_CASE("DLPack tensors go out and come in without copies", "[interop]") {
     CHECK(b.to_host<bool>() == std::vector<bool>{true, false, true});
     CHECK(loom::from_dlpack(make(1, 8, 1, kDLCPU, 0)).shape() == loom::Shape{});
   }
-  CHECK(deleted == 2);
-  const auto bad = [&](DLManagedTensor* m) {
-    try {
-      (void)loom::from_dlpack(m);
-    } catch (const loom::ValueError& e) {
-      m->deleter(m);  // refused: still the caller's
-      return std::string(e.what());
-    }
-    return std::string("(accepted)");
-  };
-  CHECK_THAT(bad(make(2, 32, 4, kDLCPU, 1)), Catch::Matchers::Contains("vector types (4 lanes)"));
-  CHECK_THAT(bad(make(2, 8, 1, kDLCPU, 1)), Catch::Matchers::Contains("code 2 with 8 bits is not a dtype loom has"));
-  CHECK_THAT(bad(make(9, 8, 1, kDLCPU, 1)), Catch::Matchers::Contains("code 9"));
-  CHECK_THAT(bad(make(1, 8, 1, kDLOpenCL, 1)), Catch::Matchers::Contains("a device of DLPack type 4"));
-  CHECK_THAT(bad(make(1, 8, 1, kDLCPU, 17)), Catch::Matchers::Contains("17 dimensions"));
+  CHECK(loom::test::dlpack_deleted() - deleted == 2);
+  CHECK_THAT(dlpack_refusal(make(2, 32, 4, kDLCPU, 1)), Catch::Matchers::Contains("vector types (4 lanes)"));
+  CHECK_THAT(dlpack_refusal(make(2, 8, 1, kDLCPU, 1)), Catch::Matchers::Contains("code 2 with 8 bits is not a dtype loom has"));
+  CHECK_THAT(dlpack_refusal(make(9, 8, 1, kDLCPU, 1)), Catch::Matchers::Contains("code 9"));
+  CHECK_THAT(dlpack_refusal(make(1, 8, 1, kDLOpenCL, 1)), Catch::Matchers::Contains("a device of DLPack type 4"));
+  CHECK_THAT(dlpack_refusal(make(1, 8, 1, kDLCPU, 17)), Catch::Matchers::Contains("17 dimensions"));
   CHECK_THROWS_WITH(loom::from_dlpack(nullptr), Catch::Matchers::Contains("a null tensor"));
   // An exported tensor keeps loom's buffer alive after every array is gone.
   DLManagedTensor* kept = nullptr;
@@ -122,4 +107,79 @@ TEST_CASE("DLPack tensors go out and come in without copies", "[interop]") {
   const auto* vals = static_cast<const std::int64_t*>(kept->dl_tensor.data);
   CHECK(vals[4] == 12);
   kept->deleter(kept);
+}
+
+TEST_CASE("foreign memory: a null shape, extents past int64 and null data are ValueErrors", "[interop][errors]") {
+  std::vector<double> v(8);
+  using loom::test::WhatContains;
+  // Strides whose extent overflows int64, in elements or in bytes: refused, not wrapped into a
+  // broadcast or an unrelated read (or std::length_error) later.
+  const std::int64_t big = std::int64_t{1} << 62;  // bytes: 2^59 elements, 3 of them reach 3 * 2^62 bytes
+  CHECK_THROWS_MATCHES(loom::from_pointer(v.data(), {4, 2}, DType::Float64, loom::Shape{big, 8}, -1, std::function<void()>()),
+                       loom::ValueError,
+                       WhatContains("from_pointer: shape (4, 2) with strides (576460752303423488, 1) (in elements of 8 "
+                                    "bytes) reaches memory past what a 64-bit offset from the pointer can address"));
+  CHECK_THROWS_MATCHES(loom::from_pointer(v.data(), {4}, DType::Int8, loom::Shape{std::int64_t{1} << 62}, -1,
+                                          std::function<void()>()),
+                       loom::ValueError, WhatContains("from_pointer: shape (4,) with strides (4611686018427387904,)"));
+  CHECK_THROWS_MATCHES(loom::from_pointer(v.data(), {3, 3}, DType::Int8, loom::Shape{-(std::int64_t{1} << 62), -(std::int64_t{1} << 62)},
+                                          -1, std::function<void()>()),
+                       loom::ValueError, WhatContains("from_pointer: shape (3, 3)"));
+  // Below address 0: a negative stride from a pointer near it.
+  CHECK_THROWS_MATCHES(loom::from_pointer(reinterpret_cast<void*>(std::uintptr_t{64}), {2}, DType::Float64,
+                                          loom::Shape{-128}, -1, std::function<void()>()),
+                       loom::ValueError, WhatContains("reaches memory past what a 64-bit offset"));
+  // asarray_bytes copies nothing from null.
+  CHECK_THROWS_MATCHES(loom::from_pointer(v.data(), {std::int64_t{1} << 40, std::int64_t{1} << 40}, DType::Float64),
+                       loom::ValueError, WhatContains("from_pointer: array is too big"));
+  CHECK_THROWS_MATCHES(loom::asarray_bytes(nullptr, 16, DType::Float64, {2}), loom::ValueError,
+                       WhatContains("asarray_bytes: a null pointer for 16 bytes"));
+  CHECK(loom::asarray_bytes(nullptr, 0, DType::Float64, {0}).size() == 0);
+  if (loom::device_count() > 0) return;  // the tensors below are host memory (kDLCPU)
+  static std::int64_t shape2[] = {4, 2};
+  static std::int64_t huge_strides[] = {std::int64_t{1} << 61, 1};
+  using loom::test::dlpack_refusal;
+  const int deleted = loom::test::dlpack_deleted();
+  const auto make = [&](std::int64_t* shape, std::int64_t* strides) {
+    return loom::test::dlpack_tensor(v.data(), {kDLCPU, 0}, {kDLFloat, 64, 1}, 2, shape, strides);
+  };
+  CHECK_THAT(dlpack_refusal(make(nullptr, nullptr)),
+             Catch::Matchers::Contains("from_dlpack: the tensor has 2 dimensions and a null shape"));
+  CHECK_THAT(dlpack_refusal(make(shape2, huge_strides)),
+             Catch::Matchers::Contains("from_dlpack: shape (4, 2) with strides (2305843009213693952, 1) (in elements "
+                                       "of 8 bytes) reaches memory past what a 64-bit offset"));
+  DLManagedTensor* null_data = make(shape2, nullptr);
+  null_data->dl_tensor.data = nullptr;
+  null_data->dl_tensor.byte_offset = 64;
+  CHECK_THAT(dlpack_refusal(null_data), Catch::Matchers::Contains("from_dlpack: a null pointer for 8 elements"));
+  static std::int64_t huge_shape[] = {std::int64_t{1} << 40, std::int64_t{1} << 40};  // C order: no stride overflows
+  CHECK_THAT(dlpack_refusal(make(huge_shape, nullptr)), Catch::Matchers::Contains("from_dlpack: array is too big"));
+  CHECK(loom::test::dlpack_deleted() - deleted == 4);
+  {
+    const Array ok = loom::from_dlpack(make(shape2, nullptr));  // the same tensor, well formed
+    CHECK(ok.shape() == loom::Shape{4, 2});
+  }
+  CHECK(loom::test::dlpack_deleted() - deleted == 5);
+}
+
+TEST_CASE("an exception from a from_pointer release function is reported, not fatal", "[interop]") {
+  if (loom::device_count() > 0) return;  // host memory is what loom uses without a GPU only
+  std::vector<float> v{1, 2, 3};
+  int released = 0;
+  {
+    const Array a = loom::from_pointer(v.data(), {3}, DType::Float32, std::nullopt, -1, std::function<void()>([&] {
+                                         ++released;
+                                         throw std::runtime_error("release failed");
+                                       }));
+    CHECK((a * 2).to_host<float>() == std::vector<float>{2, 4, 6});
+  }  // the storage's destructor runs the release: printed and dropped, as a MemoryHook's exception
+  CHECK(released == 1);
+  {
+    const Array b = loom::from_pointer(v.data(), {3}, DType::Float32, std::nullopt, -1, std::function<void()>([&] {
+                                         ++released;
+                                         throw 42;  // not a std::exception
+                                       }));
+    (void)b;
+  }
+  CHECK(released == 2);
 }

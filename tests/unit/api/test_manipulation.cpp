@@ -5,6 +5,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <limits>
+
 #include <loom/loom.hpp>
 
 #include "codegen/emit_elementwise.hpp"
@@ -51,6 +54,53 @@ TEST_CASE("pad's empty mode writes zeros and, as constant, extends empty axes", 
   CHECK(loom::pad(loom::zeros({0}, DType::Float32), 2, {.mode = "empty"}).shape() == loom::Shape{4});
   CHECK_THROWS_WITH(loom::pad(loom::zeros({0}, DType::Float32), 2, {.mode = "edge"}),
                     "can't extend empty axis 0 using modes other than 'constant' or 'empty'");
+}
+
+TEST_CASE("pad's statistics of stat_length 0 and widths past int64, as NumPy 2.5", "[manipulation][errors]") {
+  using loom::test::WhatContains;
+  // mean and median of no values: NaN (NumPy's RuntimeWarning), as NumPy gives them.
+  const Array f = loom::arange(5).astype(DType::Float64);
+  for (const char* mode : {"median", "mean"}) {
+    INFO(mode);
+    const std::vector<double> got = loom::pad(f, 2, {.mode = mode, .stat_length = 0}).to_host<double>();
+    REQUIRE(got.size() == 9);
+    for (std::size_t i : {0, 1, 7, 8}) CHECK(std::isnan(got[i]));
+    CHECK(std::vector<double>(got.begin() + 2, got.begin() + 7) == std::vector<double>{0, 1, 2, 3, 4});
+    // Into integers NaN is cast as NumPy's x86-64 builds cast it: int64 and int32 minimum, 0 for
+    // the narrower types (NumPy 2.5 measured for int64; the others are the same instruction's answer).
+    constexpr std::int64_t kMin64 = std::numeric_limits<std::int64_t>::min();
+    CHECK(loom::pad(loom::arange(5), 2, {.mode = mode, .stat_length = 0}).to_host<std::int64_t>() ==
+          std::vector<std::int64_t>{kMin64, kMin64, 0, 1, 2, 3, 4, kMin64, kMin64});
+    constexpr std::int32_t kMin32 = std::numeric_limits<std::int32_t>::min();
+    CHECK(loom::pad(loom::arange(3).astype(DType::Int32), 1, {.mode = mode, .stat_length = 0}).to_host<std::int32_t>() ==
+          std::vector<std::int32_t>{kMin32, 0, 1, 2, kMin32});
+    CHECK(loom::pad(loom::arange(3).astype(DType::Int8), 1, {.mode = mode, .stat_length = 0}).to_host<std::int8_t>() ==
+          std::vector<std::int8_t>{0, 0, 1, 2, 0});
+    const std::vector<float> f32 = loom::pad(loom::ones({2, 2}, DType::Float32), {{0, 0}, {1, 0}},
+                                             {.mode = mode, .stat_length = 0}).to_host<float>();
+    CHECK((std::isnan(f32[0]) && std::isnan(f32[3]) && f32[1] == 1.0f));
+  }
+  for (const char* mode : {"maximum", "minimum"}) {
+    CHECK_THROWS_MATCHES(loom::pad(f, 2, {.mode = mode, .stat_length = 0}), loom::ValueError,
+                         WhatContains("stat_length of 0 yields no value for padding"));
+  }
+  // Widths whose padded extent passes int64: a ValueError, no signed overflow (NumPy: "negative
+  // dimensions are not allowed" after its own wrap, or "array is too big").
+  const Array x = loom::arange(3);
+  const std::int64_t big = std::int64_t{1} << 62;
+  for (const char* mode : {"constant", "edge", "reflect", "mean", "linear_ramp"}) {
+    INFO(mode);
+    CHECK_THROWS_MATCHES(loom::pad(x, big, {.mode = mode}), loom::ValueError,
+                         WhatContains("pad: array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+                                      "possible size. (axis 0 of 3 padded by 4611686018427387904 and 4611686018427387904)"));
+    CHECK_THROWS_MATCHES(loom::pad(x, {{0, big}}, {.mode = mode}), loom::ValueError,
+                         WhatContains("pad: array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+                                      "possible size. (shape (4611686018427387907,), dtype int64)"));
+  }
+  CHECK_THROWS_MATCHES(loom::pad(x, std::numeric_limits<std::int64_t>::max()), loom::ValueError,
+                       WhatContains("pad: array is too big"));
+  CHECK_THROWS_MATCHES(loom::pad(loom::zeros({2, 2}), std::int64_t{1} << 31), loom::ValueError,
+                       WhatContains("pad: array is too big"));
 }
 
 TEST_CASE("joins, tiles, rolls and pads fuse into the kernel that consumes them", "[manipulation]") {

@@ -86,6 +86,29 @@ TEST_CASE("memory hooks: a throwing callback is reported, not propagated", "[mem
   CHECK(a.to_host<double>() == std::vector<double>(4, 1.0));
 }
 
+TEST_CASE("memory hooks: a callback that allocates is not called for its own memory", "[memory]") {
+  // The header says a callback may use loom: its allocations and frees are not reported again on
+  // its thread (before, each one called the hook again, until the stack overflowed).
+  std::vector<MemoryEvent::Kind> seen;
+  std::vector<double> sums;
+  loom::MemoryHook busy([&](const MemoryEvent& e) {
+    seen.push_back(e.kind);
+    sums.push_back(loom::ones({8}).eval().to_host<double>()[0]);  // allocates and frees
+  });
+  {
+    const Array a = loom::zeros({4}).eval();
+    CHECK(seen == std::vector<MemoryEvent::Kind>{MemoryEvent::Kind::Alloc});
+  }
+  CHECK(seen == std::vector<MemoryEvent::Kind>{MemoryEvent::Kind::Alloc, MemoryEvent::Kind::Free});
+  CHECK(sums == std::vector<double>{1.0, 1.0});
+  // A second hook sees the user's memory too, and not the first hook's.
+  int others = 0;
+  loom::MemoryHook counting([&](const MemoryEvent&) { ++others; });
+  (void)loom::ones({4}).eval();
+  CHECK(others == 2);
+  CHECK(seen.size() == 4);
+}
+
 TEST_CASE("a memory profile attributes bytes to the lines that built the arrays", "[memory]") {
   loom::MemoryProfile profile;
   const unsigned big = __LINE__; const Array a = loom::zeros({1000, 100}, DType::Float64).eval();

@@ -125,6 +125,11 @@ TEST_CASE("broken npy files give a ValueError and are not over-read", "[io]") {
                     Catch::Matchers::Contains("needs"));
   CHECK_THROWS_WITH(loom::load(bad("overflow.npy", header("{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296, 4294967296), }"))),
                     Catch::Matchers::Contains("overflows"));
+  const std::string empty_huge = bad("empty_huge.npy", header("{'descr': '<f8', 'fortran_order': False, 'shape': (0, 4611686018427387904, 4611686018427387904), }"));
+  CHECK_THROWS_AS(loom::load(empty_huge), loom::ValueError);
+  CHECK_THROWS_WITH(loom::load(empty_huge),
+                       Catch::Matchers::Contains("empty_huge.npy is not a valid .npy file: its shape (0, 4611686018427387904, "
+                                                 "4611686018427387904) is too big (load: array is too big"));
   CHECK_THROWS_WITH(loom::load(bad("negative.npy", header("{'descr': '<f8', 'fortran_order': False, 'shape': (-1,), }"))),
                     Catch::Matchers::Contains("not a tuple of non-negative integers"));
   CHECK_THROWS_WITH(loom::load(bad("keys.npy", header("{'descr': '<f8', 'shape': (1,), }"))),

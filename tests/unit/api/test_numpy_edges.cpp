@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -273,4 +275,32 @@ TEST_CASE("slices with steps and bounds at the int64 limits, as Python's", "[num
 TEST_CASE("lstsq gives its rank as int32, as NumPy", "[numpy_edges]") {
   static_assert(std::is_same_v<decltype(loom::linalg::LstsqResult::rank), std::int32_t>);
   CHECK(loom::test::numpy_says("lstsq rank dtype") == "str 'int32'");
+}
+
+TEST_CASE("power by an exponent known when built is NumPy's fast path: 0.5 is sqrt", "[numpy_edges]") {
+  for (const auto& [label, make] : loom::test::power_cases()) check_like_numpy(label, make, true);
+  // The same for the exponent as a C++ integer on float32 (float32's loop with 2.0: x * x), and as
+  // a one-element array made by full (a constant NumPy's loop also sees as one value).
+  const Array f32 = loom::asarray(std::vector<float>{-HUGE_VALF, -0.0f, 3.0f});
+  CHECK(loom::power(f32, 2).dtype() == DType::Float32);
+  CHECK(loom::power(f32, 2).to_host<float>() == std::vector<float>{HUGE_VALF, 0.0f, 9.0f});
+  const std::vector<float> root = loom::power(f32, loom::full({1}, 0.5f)).to_host<float>();
+  CHECK(std::isnan(root[0]));
+  CHECK(std::signbit(root[1]));
+  // float16's loop is powf on every element (NumPy's generate_umath.py: TD('e', f='pow')): no fast
+  // path, pow(-inf, 0.5) is inf and pow(-0.0, 0.5) is 0.0.
+  const std::vector<float> half = loom::power(f32.astype(DType::Float16), 0.5).astype(DType::Float32).to_host<float>();
+  CHECK(half[0] == HUGE_VALF);
+  CHECK((half[1] == 0.0f && !std::signbit(half[1])));
+  // Complex arrays are pow too: NumPy's (-4+0j) ** 0.5 is (1.2246467991473532e-16+2j), not 2j.
+  const auto z = loom::power(loom::asarray(std::vector<std::complex<double>>{{-4.0, 0.0}}), 0.5).to_host<std::complex<double>>();
+  CHECK(std::abs(z[0].real() - 1.2246467991473532e-16) < 1e-20);
+  CHECK(std::abs(z[0].imag() - 2.0) < 1e-15);
+  // Lowered to the op itself, which fuses as power did: one kernel, no pow in it.
+  const Array x = loom::arange(10).astype(DType::Float32);
+  const std::string src = (loom::power(x * 2.0f, 0.5) + 1.0f).source();
+  CHECK_THAT(src, Catch::Matchers::Contains("sqrt"));
+  CHECK_THAT(src, !Catch::Matchers::Contains("power"));
+  CHECK_THAT(loom::power(x, -1.0).source(), Catch::Matchers::Contains("reciprocal"));
+  CHECK_THAT(loom::power(x, 1.5).source(), Catch::Matchers::Contains("power"));
 }
