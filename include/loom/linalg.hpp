@@ -21,11 +21,10 @@
 #include <type_traits>
 
 #include <loom/array.hpp>
+#include <loom/constants.hpp>
 #include <loom/reductions.hpp>
 
 namespace loom {
-
-inline constexpr double inf = std::numeric_limits<double>::infinity();  // np.inf
 
 namespace linalg {
 
