@@ -26,6 +26,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <loom/array.hpp>
@@ -54,11 +55,15 @@ struct Dim3 {
   Dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}  // NOLINT
 };
 
-// One argument of a launch: an array, an Out, an InOut, or a scalar passed by value.
+// One argument of a launch: an array, an Out, an InOut, or a scalar passed by value. A named
+// (non-const lvalue) array is remembered, so a kernel that writes it (an ElementwiseKernel's
+// output given as an array, or a raw argument of one without outputs) rebinds it to what it
+// wrote; a const or temporary array is only read.
 class KernelArg {
  public:
   enum class Kind { Array, Out, InOut, Scalar };
-  KernelArg(const Array& a) : kind_(Kind::Array), array_(a) {}  // NOLINT
+  KernelArg(const Array& a) : kind_(Kind::Array), array_(a) {}                // NOLINT
+  KernelArg(Array& a) : kind_(Kind::Array), array_(a), target_(&a) {}        // NOLINT
   KernelArg(Out o) : kind_(Kind::Out), out_(std::move(o)) {}    // NOLINT
   KernelArg(InOut io) : kind_(Kind::InOut), array_(std::move(io.init)) {}  // NOLINT
   template <ScalarType T>
@@ -67,6 +72,7 @@ class KernelArg {
   }
   Kind kind() const { return kind_; }
   const Array& array() const { return array_; }  // Array, InOut
+  Array* target() const { return target_; }       // the named array given (Array), else null
   const Out& out() const { return out_; }
   const unsigned char* scalar() const { return scalar_; }
   std::size_t scalar_bytes() const { return bytes_; }
@@ -76,6 +82,7 @@ class KernelArg {
  private:
   Kind kind_;
   Array array_;
+  Array* target_ = nullptr;
   Scalar value_;
   Out out_;
   alignas(16) unsigned char scalar_[16] = {};
@@ -153,6 +160,7 @@ struct ElementwiseOptions {
 
 // The outputs of a user kernel: the first output itself (an Array: `Array z = k(x, y)`,
 // `k(x, y) * 2`), and all of them by position (CuPy returns a tuple when there are several).
+// A kernel without outputs gives the raw arguments it wrote, in order (none: an empty handle).
 class KernelOutputs : public Array {
  public:
   explicit KernelOutputs(std::vector<Array> all);
@@ -164,17 +172,31 @@ class KernelOutputs : public Array {
   std::vector<Array> all_;
 };
 
+// Outputs given, and writes through raw arguments, as CuPy's (written as loom writes are, by
+// rebinding: arrays are values):
+//   k(x, y, z)   an array for an output is written in place of its values, as CuPy writes z:
+//                the kernel starts from a copy of z's values (a body may read them, or write
+//                only some), and z, when it is a named array, is rebound to the result (other
+//                handles keep the old values). Its dtype must be the output's (a placeholder
+//                binds to it; CuPy's TypeError otherwise: DTypeError), and a non-raw one gives
+//                the loop's shape (the inputs broadcast to it); a raw one keeps its own.
+//   k(x, y)      with out_params "" and `raw T y` written by the body (y[i] = x): a kernel
+//                without outputs writes its raw arguments, each a copy of the array's values;
+//                y, when named, is rebound to its written copy.
+// Raw arguments of a kernel with outputs are read-only (const, as CuPy's), so a write through
+// one is a CompileError. A const or temporary array in a written place is not rebound: the
+// result is returned (KernelOutputs) either way.
 class ElementwiseKernel {
  public:
   ElementwiseKernel(std::string in_params, std::string out_params, std::string operation,
                     std::string name = "kernel", ElementwiseOptions options = {});
-  // The inputs in order, then optionally one Out for each output (its shape and dtype, which
-  // resolve placeholders as an argument would).
+  // The inputs in order, then optionally one argument for each output: a loom::Out (its shape
+  // and dtype, which resolve placeholders as an argument would) or an array (written, above).
   KernelOutputs operator()(const std::vector<KernelArg>& args) const;
   template <class... A>
     requires(sizeof...(A) > 0 && (!std::same_as<std::decay_t<A>, std::vector<KernelArg>> && ...))
-  KernelOutputs operator()(const A&... args) const {
-    return (*this)(std::vector<KernelArg>{KernelArg(args)...});
+  KernelOutputs operator()(A&&... args) const {
+    return (*this)(std::vector<KernelArg>{KernelArg(std::forward<A>(args))...});
   }
   const std::string& name() const;
   // The generated CUDA source for these arguments (without launching).

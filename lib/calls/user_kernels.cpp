@@ -131,7 +131,7 @@ std::vector<unsigned char> scalar_bytes(const Scalar& s, DType t) {
 }
 
 Resolution resolve(const std::vector<UserParam>& in, const std::vector<UserParam>& out,
-                   const std::vector<KernelArg>& args, const std::string& what) {
+                   const std::vector<KernelArg>& args, const std::string& what, bool arrays_out) {
   Resolution r;
   const std::size_t n_in = in.size(), n_out = out.size();
   if (args.size() != n_in && args.size() != n_in + n_out) {
@@ -151,8 +151,16 @@ Resolution resolve(const std::vector<UserParam>& in, const std::vector<UserParam
   for (std::size_t k = 0; k < args.size(); ++k) {
     const KernelArg& a = args[k];
     const UserParam& p = k < n_in ? in[k] : out[k - n_in];
-    if (k >= n_in && a.kind() != KernelArg::Kind::Out) {
-      throw ValueError(fmt::format("{}: argument {} (output {}) must be a loom::Out", what, k, p.name));
+    const bool given = k >= n_in && a.kind() == KernelArg::Kind::Array;
+    if (k >= n_in && a.kind() != KernelArg::Kind::Out && !(arrays_out && given)) {
+      throw ValueError(fmt::format("{}: argument {} (output {}) must be a loom::Out{}", what, k, p.name,
+                                   arrays_out ? " or an array" : ""));
+    }
+    // An array written as an output keeps its dtype: the parameter's must be it (CuPy's
+    // "Type is mismatched").
+    if (given && p.dtype && *p.dtype != leaf_of(a.array(), "ElementwiseKernel")->dtype) {
+      throw DTypeError(fmt::format("{}: output {} is {}, but the array given for it is {}", what, p.name,
+                                   name(*p.dtype), name(a.array().dtype())));
     }
     if (k < n_in && (a.kind() == KernelArg::Kind::Out || a.kind() == KernelArg::Kind::InOut)) {
       throw ValueError(fmt::format("{}: argument {} (input {}) must be an array or a scalar", what, k, p.name));
@@ -296,7 +304,7 @@ std::vector<NodeRef> fused_inputs(const UserKernelState& s, const std::vector<DT
 
 }  // namespace detail
 
-KernelOutputs::KernelOutputs(std::vector<Array> all) : Array(all.at(0)), all_(std::move(all)) {}
+KernelOutputs::KernelOutputs(std::vector<Array> all) : Array(all.empty() ? Array() : all[0]), all_(std::move(all)) {}
 
 const Array& KernelOutputs::output(std::size_t k) const {
   if (k >= all_.size()) throw IndexError(fmt::format("output {} of a kernel with {} output(s)", k, all_.size()));
