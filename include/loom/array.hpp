@@ -372,26 +372,27 @@ class IndexRef : public Array {
 
   // y op= v, y.sort() and y.fill(v) on a named reference do not compile (see above), with a
   // message that says what to write.
-#define LOOM_NAMED_INDEX_REF(decl, spelled)                                                            \
-  template <class... V> IndexRef& decl(const V&...) & {                                                \
-    static_assert(detail::kNamedIndexRefUpdate<V...>,                                                  \
+  // (An operator takes one operand: V for the operators, V... for the methods' arguments.)
+#define LOOM_NAMED_INDEX_REF(decl, pack, spelled)                                                      \
+  template <class pack V> IndexRef& decl(const V& pack) & {                                            \
+    static_assert(detail::kNamedIndexRefUpdate<V pack>,                                                \
                   "`auto y = x[i]` holds a copy of x[i], not a view of x (loom's arrays are values), " \
                   "so `y" spelled "` cannot change x as NumPy's view would: write `x[i]" spelled       \
                   "` to change x, or `loom::Array y = x[i]; y" spelled "` to change only y");          \
     return *this;                                                                                      \
   }
-  LOOM_NAMED_INDEX_REF(operator+=, " += v")
-  LOOM_NAMED_INDEX_REF(operator-=, " -= v")
-  LOOM_NAMED_INDEX_REF(operator*=, " *= v")
-  LOOM_NAMED_INDEX_REF(operator/=, " /= v")
-  LOOM_NAMED_INDEX_REF(operator%=, " %= v")
-  LOOM_NAMED_INDEX_REF(operator&=, " &= v")
-  LOOM_NAMED_INDEX_REF(operator|=, " |= v")
-  LOOM_NAMED_INDEX_REF(operator^=, " ^= v")
-  LOOM_NAMED_INDEX_REF(operator<<=, " <<= v")
-  LOOM_NAMED_INDEX_REF(operator>>=, " >>= v")
-  LOOM_NAMED_INDEX_REF(sort, ".sort()")
-  LOOM_NAMED_INDEX_REF(fill, ".fill(v)")
+  LOOM_NAMED_INDEX_REF(operator+=, , " += v")
+  LOOM_NAMED_INDEX_REF(operator-=, , " -= v")
+  LOOM_NAMED_INDEX_REF(operator*=, , " *= v")
+  LOOM_NAMED_INDEX_REF(operator/=, , " /= v")
+  LOOM_NAMED_INDEX_REF(operator%=, , " %= v")
+  LOOM_NAMED_INDEX_REF(operator&=, , " &= v")
+  LOOM_NAMED_INDEX_REF(operator|=, , " |= v")
+  LOOM_NAMED_INDEX_REF(operator^=, , " ^= v")
+  LOOM_NAMED_INDEX_REF(operator<<=, , " <<= v")
+  LOOM_NAMED_INDEX_REF(operator>>=, , " >>= v")
+  LOOM_NAMED_INDEX_REF(sort, ..., ".sort()")
+  LOOM_NAMED_INDEX_REF(fill, ..., ".fill(v)")
 #undef LOOM_NAMED_INDEX_REF
 
  private:
