@@ -363,14 +363,9 @@ KernelOutputs ElementwiseKernel::operator()(const std::vector<KernelArg>& args) 
                             what));
   };
   std::vector<Array> outs = calls::make_call_arrays(spec);
-  // Writes rebind the named arrays they were made through (arrays are values).
-  for (std::size_t k = 0; k < nout; ++k) {
-    const std::size_t at = st->in.size() + k;
-    if (at < args.size() && args[at].target()) *args[at].target() = outs[k];
-  }
-  for (std::size_t j = 0; j < c.written_raw.size(); ++j) {
-    if (Array* t = args[c.written_raw[j]].target()) *t = outs[nout + j];
-  }
+  // Writes go back to the arrays they were made through: named ones rebound, x[i] written into x.
+  for (std::size_t k = 0; k < nout && st->in.size() + k < args.size(); ++k) args[st->in.size() + k].write_back(outs[k]);
+  for (std::size_t j = 0; j < c.written_raw.size(); ++j) args[c.written_raw[j]].write_back(outs[nout + j]);
   return KernelOutputs(std::move(outs));
 }
 

@@ -2,7 +2,7 @@
 // first (a value the kernel did not write, and no copy started, shows as 0xff bytes):
 //   k(x, y, z)  z preallocated: the kernel writes into (a copy of) z's values, the body may read
 //               them or write only some, and z is rebound to the result; handles taken before
-//               keep the old values.
+//               keep the old values. z[i] given writes into z's region.
 //   raw output  given, of its own shape (CuPy's put: data[idx] = v at scattered places).
 //   no outputs  the body writes through a raw argument (y[i] = ...), which is rebound.
 // (What the calls build and their errors without a GPU: tests/unit/api/test_user_kernel_writes.cpp.)
@@ -40,6 +40,10 @@ TEST_CASE("an array given for an output is written in place of its values", "[gp
   Array out = loom::zeros({2, 3});
   (void)sd(m.T(), loom::array({1.0, 2.0, 3.0}), out);
   CHECK(out.to_host<double>() == F64{1, 0, 1, 0, 1, 4});
+  // x[i] given as it is: written into x's region (CuPy writes into the view), the rest kept.
+  Array grid = loom::full({2, 8}, 1.0f).eval();
+  (void)axpy(x, y, grid[1]);
+  CHECK(grid.to_host<float>() == F32{1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 5, 7, 9, 11, 13, 15});
   // A const array is read, not rebound: the result is returned.
   const Array zc = loom::full({8}, 5.0f).eval();
   const Array rc = axpy(x, y, zc);

@@ -44,6 +44,12 @@ TEST_CASE("an array given for an output is written and rebound", "[kernels][writ
   CHECK(rc.node() != zc.node());
   CHECK(zc.to_host<float>() == std::vector<float>(12, 0.0f));
   CHECK(squared_diff()(x, y, loom::zeros({3, 4}, DType::Float32)).shape() == loom::Shape{3, 4});
+  // x[i] given as it is: written into x's region, as CuPy writes into a view.
+  Array rows = loom::zeros({2, 3, 4}, DType::Float32);
+  const Array rows_before = rows;
+  (void)squared_diff()(x, y, rows[1]);
+  CHECK(rows.node() != rows_before.node());
+  CHECK(rows.shape() == loom::Shape{2, 3, 4});
   // A non-raw output array gives the loop's shape: the inputs broadcast to it (as CuPy's).
   Array big = loom::zeros({2, 3, 4}, DType::Float32);
   (void)squared_diff()(x, y, big);
