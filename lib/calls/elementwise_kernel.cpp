@@ -52,7 +52,7 @@ const Shape& given_shape(const KernelArg& a) { return a.kind() == KernelArg::Kin
 
 EwCall plan_call(const detail::UserKernelState& s, const std::vector<KernelArg>& args) {
   EwCall c;
-  c.types = detail::resolve(s.in, s.out, args, s.name, true);
+  c.types = detail::resolve(s.in, s.out, args, s.name);
   bool have_shape = false;
   // The outputs' shape: an Out's (or a non-raw array's given for an output), else the strided
   // inputs' broadcast, else `size`, else 0-d.

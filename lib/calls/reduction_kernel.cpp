@@ -57,7 +57,7 @@ RedCall plan_call(const detail::UserKernelState& s, const std::vector<KernelArg>
   if (args.size() != s.in.size()) {
     throw ValueError(fmt::format("{}: wrong number of arguments: {} given, {} inputs", s.name, args.size(), s.in.size()));
   }
-  c.types = detail::resolve(s.in, s.out, args, s.name, false);
+  c.types = detail::resolve(s.in, s.out, args, s.name);
   if (s.red.reduce_type.empty()) {
     c.reduce_type = c.types.out_dtypes[0];
   } else if (const auto t = detail::parse_params(s.red.reduce_type + " _", s.name)[0]; t.dtype) {

@@ -131,7 +131,7 @@ std::vector<unsigned char> scalar_bytes(const Scalar& s, DType t) {
 }
 
 Resolution resolve(const std::vector<UserParam>& in, const std::vector<UserParam>& out,
-                   const std::vector<KernelArg>& args, const std::string& what, bool arrays_out) {
+                   const std::vector<KernelArg>& args, const std::string& what) {
   Resolution r;
   const std::size_t n_in = in.size(), n_out = out.size();
   if (args.size() != n_in && args.size() != n_in + n_out) {
@@ -152,9 +152,8 @@ Resolution resolve(const std::vector<UserParam>& in, const std::vector<UserParam
     const KernelArg& a = args[k];
     const UserParam& p = k < n_in ? in[k] : out[k - n_in];
     const bool given = k >= n_in && a.kind() == KernelArg::Kind::Array;
-    if (k >= n_in && a.kind() != KernelArg::Kind::Out && !(arrays_out && given)) {
-      throw ValueError(fmt::format("{}: argument {} (output {}) must be a loom::Out{}", what, k, p.name,
-                                   arrays_out ? " or an array" : ""));
+    if (k >= n_in && a.kind() != KernelArg::Kind::Out && !given) {
+      throw ValueError(fmt::format("{}: argument {} (output {}) must be a loom::Out or an array", what, k, p.name));
     }
     // An array written as an output keeps its dtype: the parameter's must be it (CuPy's
     // "Type is mismatched").

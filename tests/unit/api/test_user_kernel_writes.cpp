@@ -70,8 +70,8 @@ TEST_CASE("an array given for an output follows CuPy's checks", "[kernels][write
   CHECK_THROWS_MATCHES(typed(x, z64), loom::DTypeError,
                        Message("typed: output y is float32, but the array given for it is float64"));
   Array short_z = loom::zeros({3}, DType::Float32);
-  CHECK_THROWS_MATCHES(squared_diff()(x, x, short_z), loom::ValueError,
-                       Message("squared_diff: an input of shape (4,) does not broadcast to the output shape (3,)"));
+  CHECK_THROWS_MATCHES(squared_diff()(x, x, short_z), loom::ShapeError,
+                       Message("operands could not be broadcast together with shapes (4,) (3,) "));
   CHECK_THROWS_MATCHES(squared_diff()(x, x, 2.0f), loom::ValueError,
                        Message("squared_diff: argument 2 (output z) must be a loom::Out or an array"));
   // A placeholder that only the output binds takes the array's dtype.
@@ -79,14 +79,14 @@ TEST_CASE("an array given for an output follows CuPy's checks", "[kernels][write
   Array u = loom::zeros({4}, DType::Int16);
   (void)to_u(x, u);
   CHECK(u.dtype() == DType::Int16);
-  // ReductionKernel takes loom::Out only.
+  // ReductionKernel takes its inputs only (as before).
   const loom::ReductionKernel l2norm("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm");
   Array out = loom::zeros({}, DType::Float32);
   CHECK_THROWS_MATCHES(l2norm({x, out}), loom::ValueError,
-                       Message("l2norm: argument 1 (output y) must be a loom::Out"));
+                       Message("l2norm: wrong number of arguments: 2 given, 1 inputs"));
 }
 
-TEST_CASE("a raw output given keeps its own shape; the loop is the inputs'", "[kernels][writes]") {
+TEST_CASE("a raw output given keeps its own shape, the loop is the inputs'", "[kernels][writes]") {
   // CuPy's put: data[idx] = v, written at scattered places of a preallocated array.
   const loom::ElementwiseKernel put("T v, int64 idx", "raw T data", "data[idx] = v", "put_kernel");
   const Array v = loom::empty({3}, DType::Float64), idx = loom::array({0, 4, 9});
