@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <loom/axes.hpp>
+#include <loom/constants.hpp>
 #include <loom/dtype.hpp>
 #include <loom/shape.hpp>
 
@@ -154,20 +155,20 @@ class Array {
   std::string source() const;
 
   // --- views: index maps, never copies (DESIGN.md decision 8) ---
-  Array reshape(const Shape& shape) const;  // -1 infers one extent
-  Array T() const;
-  Array transpose() const;
-  Array transpose(const Shape& axes) const;
-  Array permute(const Shape& axes) const { return transpose(axes); }
-  Array swapaxes(int a, int b) const;
-  Array broadcast_to(const Shape& shape) const;
-  Array expand_dims(int axis) const;
-  Array squeeze() const;
-  Array squeeze(int axis) const;
-  Array flip() const;
-  Array flip(int axis) const;
-  Array ravel() const;
-  Array flatten() const { return copy().ravel(); }
+  [[nodiscard]] Array reshape(const Shape& shape) const;  // -1 infers one extent
+  [[nodiscard]] Array T() const;
+  [[nodiscard]] Array transpose() const;
+  [[nodiscard]] Array transpose(const Shape& axes) const;
+  [[nodiscard]] Array permute(const Shape& axes) const { return transpose(axes); }
+  [[nodiscard]] Array swapaxes(int a, int b) const;
+  [[nodiscard]] Array broadcast_to(const Shape& shape) const;
+  [[nodiscard]] Array expand_dims(int axis) const;
+  [[nodiscard]] Array squeeze() const;
+  [[nodiscard]] Array squeeze(int axis) const;
+  [[nodiscard]] Array flip() const;
+  [[nodiscard]] Array flip(int axis) const;
+  [[nodiscard]] Array ravel() const;
+  [[nodiscard]] Array flatten() const { return copy().ravel(); }
   // Indexing, NumPy's x[...]. Basic indices (integers, slices, newaxis, ellipsis) give views;
   // integer arrays give a lazy gather (NumPy's advanced indexing: the arrays broadcast together,
   // their dims where NumPy puts them, negative indices counted from the end; out-of-range ones
@@ -176,23 +177,24 @@ class Array {
   // On a named array the result is also a write target (IndexRef): `x[i] = v` and `x[i] += v`
   // make x a new value (arrays are values: other handles, and views taken before, keep the old
   // one). Chained `x[i][j] = v` writes into the temporary x[i], so it does not compile.
-  Array operator[](std::int64_t i) const&;
-  Array operator[](Slice s) const&;
-  Array operator[](std::initializer_list<Index> index) const&;
-  IndexRef operator[](std::int64_t i) &;
-  IndexRef operator[](Slice s) &;
-  IndexRef operator[](std::initializer_list<Index> index) &;
-  Array index(std::span<const Index> index) const;
+  [[nodiscard]] Array operator[](std::int64_t i) const&;
+  [[nodiscard]] Array operator[](Slice s) const&;
+  [[nodiscard]] Array operator[](std::initializer_list<Index> index) const&;
+  [[nodiscard]] IndexRef operator[](std::int64_t i) &;
+  [[nodiscard]] IndexRef operator[](Slice s) &;
+  [[nodiscard]] IndexRef operator[](std::initializer_list<Index> index) &;
+  [[nodiscard]] Array index(std::span<const Index> index) const;
   // An integer array indexes as above. A bool mask of x's shape, or of its leading dims, picks
   // elements (or sub-arrays) in C order into a new array of shape (count,) + the other dims.
   // EAGER, unlike the views: the size depends on the values, so x and mask are evaluated and
   // the count is read (one synchronization; sorting.hpp).
-  Array operator[](const Array& mask) const&;
-  IndexRef operator[](const Array& mask) &;
+  [[nodiscard]] Array operator[](const Array& mask) const&;
+  [[nodiscard]] IndexRef operator[](const Array& mask) &;
   // The functional form of writes (JAX's x.at[i]): x.at({i}).set(v), .add(v), ... return a new
-  // array and leave x as it is.
-  AtRef at(std::initializer_list<Index> index) const;
-  AtRef at(std::span<const Index> index) const;
+  // array and leave x as it is. One index needs no braces: x.at(idx), x.at(3).
+  [[nodiscard]] AtRef at(const Index& index) const;
+  [[nodiscard]] AtRef at(std::initializer_list<Index> index) const;
+  [[nodiscard]] AtRef at(std::span<const Index> index) const;
   // Whole-array updates in place of the handle, with NumPy's same_kind rule for the result
   // (x_i32 += 1.5 raises DTypeError with NumPy's UFuncTypeError text).
   Array& operator+=(const Array& v) &;
@@ -205,59 +207,77 @@ class Array {
   Array& operator^=(const Array& v) &;
   Array& operator<<=(const Array& v) &;
   Array& operator>>=(const Array& v) &;
-  Array slice(int axis, std::optional<std::int64_t> start, std::optional<std::int64_t> stop,
-              std::optional<std::int64_t> step = std::nullopt) const;
+  [[nodiscard]] Array slice(int axis, std::optional<std::int64_t> start, std::optional<std::int64_t> stop,
+                            std::optional<std::int64_t> step = std::nullopt) const;
 
   // --- conversions ---
-  Array astype(DType dtype) const;
-  Array copy() const;  // a new C-contiguous array (lazy; fuses like any op)
-  Array real() const;
-  Array imag() const;
-  Array conj() const;
+  [[nodiscard]] Array astype(DType dtype) const;
+  [[nodiscard]] Array copy() const;  // a new C-contiguous array (lazy; fuses like any op)
+  [[nodiscard]] Array real() const;
+  [[nodiscard]] Array imag() const;
+  [[nodiscard]] Array conj() const;
 
   // --- ndarray's methods (NumPy's x.sum(), ...): the functions of the same names ---
+  // (The Axes forms that have a ReduceOptions form are templates of no parameter, instantiated
+  // in the library, so x.std({.ddof = 1}) picks the ReduceOptions form under GCC 12 too:
+  // reductions.hpp says why.)
   // x.reshape(2, 3) and x.reshape(-1), as NumPy's (templates: reshape({}) stays the 0-d shape).
   template <std::integral... I>
     requires(sizeof...(I) >= 1)
-  Array reshape(I... dims) const {
+  [[nodiscard]] Array reshape(I... dims) const {
     return reshape(Shape{static_cast<std::int64_t>(dims)...});
   }
-  Array sum(const Axes& axis = {}, bool keepdims = false, std::optional<DType> dtype = std::nullopt) const;
-  Array sum(const ReduceOptions& o) const;
-  Array prod(const Axes& axis = {}, bool keepdims = false, std::optional<DType> dtype = std::nullopt) const;
-  Array prod(const ReduceOptions& o) const;
-  Array mean(const Axes& axis = {}, bool keepdims = false, std::optional<DType> dtype = std::nullopt) const;
-  Array mean(const ReduceOptions& o) const;
-  Array var(const Axes& axis = {}, bool keepdims = false, std::int64_t ddof = 0) const;
-  Array var(const ReduceOptions& o) const;
+  template <int = 0>
+  [[nodiscard]] Array sum(const Axes& axis = {}, bool keepdims = false,
+                          std::optional<DType> dtype = std::nullopt) const;
+  [[nodiscard]] Array sum(const ReduceOptions& o) const;
+  template <int = 0>
+  [[nodiscard]] Array prod(const Axes& axis = {}, bool keepdims = false,
+                           std::optional<DType> dtype = std::nullopt) const;
+  [[nodiscard]] Array prod(const ReduceOptions& o) const;
+  template <int = 0>
+  [[nodiscard]] Array mean(const Axes& axis = {}, bool keepdims = false,
+                           std::optional<DType> dtype = std::nullopt) const;
+  [[nodiscard]] Array mean(const ReduceOptions& o) const;
+  template <int = 0>
+  [[nodiscard]] Array var(const Axes& axis = {}, bool keepdims = false, std::int64_t ddof = 0) const;
+  [[nodiscard]] Array var(const ReduceOptions& o) const;
   // x.std(...): the way around `std` under `using namespace loom` (ambiguous with namespace std).
-  Array std(const Axes& axis = {}, bool keepdims = false, std::int64_t ddof = 0) const;
-  Array std(const ReduceOptions& o) const;
-  Array min(const Axes& axis = {}, bool keepdims = false) const;
-  Array min(const ReduceOptions& o) const;
-  Array max(const Axes& axis = {}, bool keepdims = false) const;
-  Array max(const ReduceOptions& o) const;
-  Array ptp(const Axes& axis = {}, bool keepdims = false) const;
-  Array any(const Axes& axis = {}, bool keepdims = false) const;
-  Array all(const Axes& axis = {}, bool keepdims = false) const;
-  Array argmin(std::optional<int> axis = std::nullopt, bool keepdims = false) const;
-  Array argmax(std::optional<int> axis = std::nullopt, bool keepdims = false) const;
-  Array cumsum(std::optional<int> axis = std::nullopt, std::optional<DType> dtype = std::nullopt) const;
-  Array cumprod(std::optional<int> axis = std::nullopt, std::optional<DType> dtype = std::nullopt) const;
-  Array clip(const Array& lo, const Array& hi) const;
-  Array round(int decimals = 0) const;
-  Array sort(std::optional<int> axis = -1) const;
-  Array argsort(std::optional<int> axis = -1) const;
-  std::vector<Array> nonzero() const;
-  Array repeat(std::int64_t repeats, std::optional<std::int64_t> axis = std::nullopt) const;
-  Array take(const Array& indices, std::optional<int> axis = std::nullopt) const;
-  Array diagonal(std::int64_t offset = 0, std::int64_t axis1 = 0, std::int64_t axis2 = 1) const;
-  Array trace(std::int64_t offset = 0, std::int64_t axis1 = 0, std::int64_t axis2 = 1) const;
-  Array conjugate() const { return conj(); }
+  template <int = 0>
+  [[nodiscard]] Array std(const Axes& axis = {}, bool keepdims = false, std::int64_t ddof = 0) const;
+  [[nodiscard]] Array std(const ReduceOptions& o) const;
+  template <int = 0>
+  [[nodiscard]] Array min(const Axes& axis = {}, bool keepdims = false) const;
+  [[nodiscard]] Array min(const ReduceOptions& o) const;
+  template <int = 0>
+  [[nodiscard]] Array max(const Axes& axis = {}, bool keepdims = false) const;
+  [[nodiscard]] Array max(const ReduceOptions& o) const;
+  [[nodiscard]] Array ptp(const Axes& axis = {}, bool keepdims = false) const;
+  [[nodiscard]] Array any(const Axes& axis = {}, bool keepdims = false) const;
+  [[nodiscard]] Array all(const Axes& axis = {}, bool keepdims = false) const;
+  [[nodiscard]] Array argmin(std::optional<int> axis = std::nullopt, bool keepdims = false) const;
+  [[nodiscard]] Array argmax(std::optional<int> axis = std::nullopt, bool keepdims = false) const;
+  [[nodiscard]] Array cumsum(std::optional<int> axis = std::nullopt, std::optional<DType> dtype = std::nullopt) const;
+  [[nodiscard]] Array cumprod(std::optional<int> axis = std::nullopt, std::optional<DType> dtype = std::nullopt) const;
+  [[nodiscard]] Array clip(const Array& lo, const Array& hi) const;
+  [[nodiscard]] Array round(int decimals = 0) const;
+  // In place, as NumPy's x.sort() (which returns None): x becomes its sorted value, a write
+  // (the handle is rebound; other handles keep the old value: arrays are values). loom::sort(x)
+  // returns a sorted array and leaves x alone.
+  void sort(std::optional<int> axis = -1) &;
+  // NumPy's x.fill(value), in place: every element set to value, cast as x[...] = value casts.
+  void fill(const Array& value) &;
+  [[nodiscard]] Array argsort(std::optional<int> axis = -1) const;
+  [[nodiscard]] std::vector<Array> nonzero() const;
+  [[nodiscard]] Array repeat(std::int64_t repeats, std::optional<std::int64_t> axis = std::nullopt) const;
+  [[nodiscard]] Array take(const Array& indices, std::optional<int> axis = std::nullopt) const;
+  [[nodiscard]] Array diagonal(std::int64_t offset = 0, std::int64_t axis1 = 0, std::int64_t axis2 = 1) const;
+  [[nodiscard]] Array trace(std::int64_t offset = 0, std::int64_t axis1 = 0, std::int64_t axis2 = 1) const;
+  [[nodiscard]] Array conjugate() const { return conj(); }
 
   // --- products (loom/blas.hpp) ---
-  Array matmul(const Array& b) const;  // loom::matmul(*this, b), NumPy's a @ b
-  Array dot(const Array& b) const;     // loom::dot(*this, b)
+  [[nodiscard]] Array matmul(const Array& b) const;  // loom::matmul(*this, b), NumPy's a @ b
+  [[nodiscard]] Array dot(const Array& b) const;     // loom::dot(*this, b)
 
  private:
   static Array from_scalar(const Scalar& s);
@@ -293,32 +313,44 @@ enum class Accumulate { Deterministic, Atomic };
 class AtRef {
  public:
   AtRef(Array base, std::vector<Index> index) : base_(std::move(base)), index_(std::move(index)) {}
-  Array get() const;
-  Array set(const Array& v) const;
+  [[nodiscard]] Array get() const;
+  [[nodiscard]] Array set(const Array& v) const;
   // With integer arrays in the index, these combine every duplicate (JAX's semantics, NumPy's
   // np.add.at), deterministically unless `how` says Atomic. power with integer arrays raises
   // IndexError (applying every duplicate in turn is no reduction).
-  Array add(const Array& v, Accumulate how = Accumulate::Deterministic) const;
-  Array subtract(const Array& v, Accumulate how = Accumulate::Deterministic) const;
-  Array multiply(const Array& v, Accumulate how = Accumulate::Deterministic) const;
-  Array divide(const Array& v, Accumulate how = Accumulate::Deterministic) const;
-  Array power(const Array& v) const;
-  Array min(const Array& v, Accumulate how = Accumulate::Deterministic) const;
-  Array max(const Array& v, Accumulate how = Accumulate::Deterministic) const;
-  Array apply(WriteOp op, const Array& v, Accumulate how = Accumulate::Deterministic) const;
+  [[nodiscard]] Array add(const Array& v, Accumulate how = Accumulate::Deterministic) const;
+  [[nodiscard]] Array subtract(const Array& v, Accumulate how = Accumulate::Deterministic) const;
+  [[nodiscard]] Array multiply(const Array& v, Accumulate how = Accumulate::Deterministic) const;
+  [[nodiscard]] Array divide(const Array& v, Accumulate how = Accumulate::Deterministic) const;
+  [[nodiscard]] Array power(const Array& v) const;
+  [[nodiscard]] Array min(const Array& v, Accumulate how = Accumulate::Deterministic) const;
+  [[nodiscard]] Array max(const Array& v, Accumulate how = Accumulate::Deterministic) const;
+  [[nodiscard]] Array apply(WriteOp op, const Array& v, Accumulate how = Accumulate::Deterministic) const;
 
  private:
   Array base_;
   std::vector<Index> index_;
 };
 
+namespace detail {
+// False for every V, so a static_assert on it fails only where the template is used.
+template <class... V> inline constexpr bool kNamedIndexRefUpdate = false;
+}  // namespace detail
+
 // x[index] on a named array: reads as the array x[index] was when taken (it is one), and
 // assigning to it writes into x (the handle is rebound to the new value).
+//
+// Kept under a name (`auto y = x[i];`), it is an array like `Array y = x[i]`: a copy of x[i]'s
+// values, not a view of x (arrays are values). So `y = y * 2` rebinds y, as NumPy rebinds the
+// name, and leaves x alone. `y += 1` on it does not compile: NumPy's y = x[1:3]; y += 1 writes
+// through the view into x, which loom's y cannot; the message says to write `x[i] += v` (x
+// changes) or `Array y = x[i]; y += v` (only y changes); so do y.sort() and y.fill(v), while
+// x[i].sort() and x[i].fill(v) change x as NumPy's do. `y[j] = v` writes into y, not x.
 class IndexRef : public Array {
  public:
   IndexRef(Array& target, std::vector<Index> index);
   IndexRef(const IndexRef&) = default;
-  IndexRef& operator=(const IndexRef&) & = delete;
+  // x[i] = v (the expression itself, an rvalue): writes into x.
   void operator=(const Array& v) &&;
   void operator=(const IndexRef& v) &&;
   void operator+=(const Array& v) &&;
@@ -331,10 +363,41 @@ class IndexRef : public Array {
   void operator^=(const Array& v) &&;
   void operator<<=(const Array& v) &&;
   void operator>>=(const Array& v) &&;
+  // y = v on a named reference (auto y = x[i]): y becomes v, a plain array; x is not written.
+  IndexRef& operator=(const Array& v) &;
+  IndexRef& operator=(const IndexRef& v) &;
+  // NumPy's in-place methods on a view, x[i].sort() and x[i].fill(v): write into x.
+  void sort(std::optional<int> axis = -1) &&;
+  void fill(const Array& value) &&;
+
+  // y op= v, y.sort() and y.fill(v) on a named reference do not compile (see above), with a
+  // message that says what to write.
+  // (An operator takes one operand: V for the operators, V... for the methods' arguments.)
+#define LOOM_NAMED_INDEX_REF(decl, pack, spelled)                                                      \
+  template <class pack V> IndexRef& decl(const V& pack) & {                                            \
+    static_assert(detail::kNamedIndexRefUpdate<V pack>,                                                \
+                  "`auto y = x[i]` holds a copy of x[i], not a view of x (loom's arrays are values), " \
+                  "so `y" spelled "` cannot change x as NumPy's view would: write `x[i]" spelled       \
+                  "` to change x, or `loom::Array y = x[i]; y" spelled "` to change only y");          \
+    return *this;                                                                                      \
+  }
+  LOOM_NAMED_INDEX_REF(operator+=, , " += v")
+  LOOM_NAMED_INDEX_REF(operator-=, , " -= v")
+  LOOM_NAMED_INDEX_REF(operator*=, , " *= v")
+  LOOM_NAMED_INDEX_REF(operator/=, , " /= v")
+  LOOM_NAMED_INDEX_REF(operator%=, , " %= v")
+  LOOM_NAMED_INDEX_REF(operator&=, , " &= v")
+  LOOM_NAMED_INDEX_REF(operator|=, , " |= v")
+  LOOM_NAMED_INDEX_REF(operator^=, , " ^= v")
+  LOOM_NAMED_INDEX_REF(operator<<=, , " <<= v")
+  LOOM_NAMED_INDEX_REF(operator>>=, , " >>= v")
+  LOOM_NAMED_INDEX_REF(sort, ..., ".sort()")
+  LOOM_NAMED_INDEX_REF(fill, ..., ".fill(v)")
+#undef LOOM_NAMED_INDEX_REF
 
  private:
   void write(WriteOp op, const Array& v);
-  Array* target_;
+  Array* target_;  // null once a named reference has been assigned a value of its own
   std::vector<Index> index_;
 };
 
@@ -343,8 +406,8 @@ inline Index::Index(const Array& a) : v_(IndexArray{a.node()}) {}
 // loom::all is both NumPy's `:` in an index (x[{all, 2}]) and np.all, the reduction
 // (all(x, axis)); the reduction is defined with the others in lib/api/reductions.cpp.
 struct AllSlice : Slice {
-  Array operator()(const Array& a) const;
-  Array operator()(const Array& a, const Axes& axis, bool keepdims = false) const;
+  [[nodiscard]] Array operator()(const Array& a) const;
+  [[nodiscard]] Array operator()(const Array& a, const Axes& axis, bool keepdims = false) const;
 };
 inline const AllSlice all{};
 

@@ -16,17 +16,17 @@ namespace loom {
 // rules). float16/bfloat16 accumulate in float32 and return their own dtype. 0-d operands,
 // mismatched inner dims and batch dims that do not broadcast throw ShapeError with NumPy's
 // wording.
-Array matmul(const Array& a, const Array& b);
+[[nodiscard]] Array matmul(const Array& a, const Array& b);
 
 // np.dot: a * b when either is 0-d; matmul for a 1-D b; otherwise the sum over a's last axis
 // and b's second-to-last (tensordot(a, b, {{-1}, {-2}})).
-Array dot(const Array& a, const Array& b);
+[[nodiscard]] Array dot(const Array& a, const Array& b);
 // np.vdot: both flattened, the first conjugated, then their dot product (a 0-d array).
-Array vdot(const Array& a, const Array& b);
+[[nodiscard]] Array vdot(const Array& a, const Array& b);
 // np.inner: the sum over the last axes of both (a * b when either is 0-d).
-Array inner(const Array& a, const Array& b);
+[[nodiscard]] Array inner(const Array& a, const Array& b);
 // np.outer: both flattened, out[i, j] = a[i] * b[j] (elementwise, fused; no GEMM).
-Array outer(const Array& a, const Array& b);
+[[nodiscard]] Array outer(const Array& a, const Array& b);
 
 // The axes tensordot sums over: the last n of a with the first n of b, or two lists.
 class TensordotAxes {
@@ -45,7 +45,7 @@ class TensordotAxes {
 };
 // np.tensordot: the sum of products over the given axes; the result has a's other axes, then
 // b's. Extents that differ throw ShapeError "shape-mismatch for sum".
-Array tensordot(const Array& a, const Array& b, const TensordotAxes& axes = 2);
+[[nodiscard]] Array tensordot(const Array& a, const Array& b, const TensordotAxes& axes = 2);
 
 // TF32 tensor cores for float32 and complex64 products: off by default (exact float32
 // products, CUBLAS_COMPUTE_32F); LOOM_TF32=1 turns it on at start. A product takes the

@@ -15,11 +15,11 @@ namespace loom {
 // x[idx] does: an index out of bounds is an IndexError at the next synchronization after that
 // kernel runs (to_host, item, synchronize()), on the host at once; a take never evaluated reads
 // nothing and raises nothing. Wrap and Clip never raise (Clip sends negative indices to 0, as NumPy).
-Array take(const Array& a, const Array& indices, std::optional<int> axis = std::nullopt,
-           TakeMode mode = TakeMode::Raise);
+[[nodiscard]] Array take(const Array& a, const Array& indices, std::optional<int> axis = std::nullopt,
+                         TakeMode mode = TakeMode::Raise);
 // np.take_along_axis: out[..., j, ...] = a[..., indices[..., j, ...], ...] along `axis`; a and
 // indices have the same number of dims and broadcast along the others.
-Array take_along_axis(const Array& a, const Array& indices, int axis);
+[[nodiscard]] Array take_along_axis(const Array& a, const Array& indices, int axis);
 
 }  // namespace loom
 
@@ -40,15 +40,15 @@ void put(Array& a, const Array& ind, const Array& v, TakeMode mode = TakeMode::R
 // np.put_along_axis: arr[..., indices[..., j, ...], ...] = values along `axis`.
 void put_along_axis(Array& arr, const Array& indices, const Array& values, int axis);
 // np.select: at each position the choice of the first True condition, else default.
-Array select(const std::vector<Array>& condlist, const std::vector<Array>& choicelist,
-             const Array& default_value = Array(0));
+[[nodiscard]] Array select(const std::vector<Array>& condlist, const std::vector<Array>& choicelist,
+                           const Array& default_value = Array(0));
 // np.choose (mode raise): choices[a[i]] at i, a and the choices broadcast together.
-Array choose(const Array& a, const std::vector<Array>& choices);
+[[nodiscard]] Array choose(const Array& a, const std::vector<Array>& choices);
 // np.compress and np.extract (EAGER, as a bool-mask read: the count decides the size).
-Array compress(const Array& condition, const Array& a, std::optional<int> axis = std::nullopt);
-Array extract(const Array& condition, const Array& a);
+[[nodiscard]] Array compress(const Array& condition, const Array& a, std::optional<int> axis = std::nullopt);
+[[nodiscard]] Array extract(const Array& condition, const Array& a);
 // np.argwhere (EAGER): the indices of the nonzero elements, shape (count, a.ndim()).
-Array argwhere(const Array& a);
+[[nodiscard]] Array argwhere(const Array& a);
 
 // np.add.at(a, index, b) and its siblings: a[index] op= b for every element of the index,
 // duplicates included (np.add.at, JAX's x.at[index].add), where a[index] op= b keeps the last
@@ -72,7 +72,8 @@ LOOM_DECLARE_UFUNC_AT(maximum_at)
 // the sum of the weights at them (float64), of length max(max(x) + 1, minlength). EAGER as far
 // as its size: x's largest and smallest values are read (one synchronization); the counting
 // itself is a lazy call.
-Array bincount(const Array& x, const std::optional<Array>& weights = std::nullopt, std::int64_t minlength = 0,
-               Accumulate how = Accumulate::Deterministic);
+[[nodiscard]] Array bincount(const Array& x, const std::optional<Array>& weights = std::nullopt,
+                             std::int64_t minlength = 0,
+                             Accumulate how = Accumulate::Deterministic);
 
 }  // namespace loom

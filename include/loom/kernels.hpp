@@ -24,8 +24,10 @@
 
 #include <cstddef>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <loom/array.hpp>
@@ -54,11 +56,18 @@ struct Dim3 {
   Dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}  // NOLINT
 };
 
-// One argument of a launch: an array, an Out, an InOut, or a scalar passed by value.
+// One argument of a launch: an array, an Out, an InOut, or a scalar passed by value. Where a
+// kernel writes an array (an ElementwiseKernel's output given as an array, or a raw argument of
+// one without outputs), what was written goes back as a write: a named (non-const lvalue) array
+// is rebound to it, and x[i] given as it is writes into x's region (x[i] = written), as CuPy
+// writes into a view; a const or temporary array is only read.
 class KernelArg {
  public:
   enum class Kind { Array, Out, InOut, Scalar };
   KernelArg(const Array& a) : kind_(Kind::Array), array_(a) {}  // NOLINT
+  KernelArg(Array& a) : kind_(Kind::Array), array_(a), write_back_([&a](const Array& v) { a = v; }) {}  // NOLINT
+  KernelArg(IndexRef&& r)  // NOLINT
+      : kind_(Kind::Array), array_(r), write_back_([r](const Array& v) mutable { std::move(r) = v; }) {}
   KernelArg(Out o) : kind_(Kind::Out), out_(std::move(o)) {}    // NOLINT
   KernelArg(InOut io) : kind_(Kind::InOut), array_(std::move(io.init)) {}  // NOLINT
   template <ScalarType T>
@@ -67,6 +76,10 @@ class KernelArg {
   }
   Kind kind() const { return kind_; }
   const Array& array() const { return array_; }  // Array, InOut
+  // Gives what a kernel wrote in this argument's place back to it (above); nothing for others.
+  void write_back(const Array& written) const {
+    if (write_back_) write_back_(written);
+  }
   const Out& out() const { return out_; }
   const unsigned char* scalar() const { return scalar_; }
   std::size_t scalar_bytes() const { return bytes_; }
@@ -76,6 +89,7 @@ class KernelArg {
  private:
   Kind kind_;
   Array array_;
+  std::function<void(const Array&)> write_back_;
   Scalar value_;
   Out out_;
   alignas(16) unsigned char scalar_[16] = {};
@@ -153,6 +167,7 @@ struct ElementwiseOptions {
 
 // The outputs of a user kernel: the first output itself (an Array: `Array z = k(x, y)`,
 // `k(x, y) * 2`), and all of them by position (CuPy returns a tuple when there are several).
+// A kernel without outputs gives the raw arguments it wrote, in order (none: an empty handle).
 class KernelOutputs : public Array {
  public:
   explicit KernelOutputs(std::vector<Array> all);
@@ -164,17 +179,32 @@ class KernelOutputs : public Array {
   std::vector<Array> all_;
 };
 
+// Outputs given, and writes through raw arguments, as CuPy's (written as loom writes are, by
+// rebinding: arrays are values):
+//   k(x, y, z)   an array for an output is written in place of its values, as CuPy writes z:
+//                the kernel starts from a copy of z's values (a body may read them, or write
+//                only some), and z, when it is a named array, is rebound to the result (other
+//                handles keep the old values); z[i] given as it is writes into z's region.
+//                Its dtype must be the output's (a placeholder
+//                binds to it; CuPy's TypeError otherwise: DTypeError), and a non-raw one gives
+//                the loop's shape (the inputs broadcast to it); a raw one keeps its own.
+//   k(x, y)      with out_params "" and `raw T y` written by the body (y[i] = x): a kernel
+//                without outputs writes its raw arguments, each a copy of the array's values;
+//                y, when named, is rebound to its written copy.
+// Raw arguments of a kernel with outputs are read-only (const, as CuPy's), so a write through
+// one is a CompileError. A const or temporary array in a written place is only read: the
+// result is returned (KernelOutputs) either way.
 class ElementwiseKernel {
  public:
   ElementwiseKernel(std::string in_params, std::string out_params, std::string operation,
                     std::string name = "kernel", ElementwiseOptions options = {});
-  // The inputs in order, then optionally one Out for each output (its shape and dtype, which
-  // resolve placeholders as an argument would).
+  // The inputs in order, then optionally one argument for each output: a loom::Out (its shape
+  // and dtype, which resolve placeholders as an argument would) or an array (written, above).
   KernelOutputs operator()(const std::vector<KernelArg>& args) const;
   template <class... A>
     requires(sizeof...(A) > 0 && (!std::same_as<std::decay_t<A>, std::vector<KernelArg>> && ...))
-  KernelOutputs operator()(const A&... args) const {
-    return (*this)(std::vector<KernelArg>{KernelArg(args)...});
+  KernelOutputs operator()(A&&... args) const {
+    return (*this)(std::vector<KernelArg>{KernelArg(std::forward<A>(args))...});
   }
   const std::string& name() const;
   // The generated CUDA source for these arguments (without launching).

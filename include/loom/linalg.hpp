@@ -21,11 +21,10 @@
 #include <type_traits>
 
 #include <loom/array.hpp>
+#include <loom/constants.hpp>
 #include <loom/reductions.hpp>
 
 namespace loom {
-
-inline constexpr double inf = std::numeric_limits<double>::infinity();  // np.inf
 
 namespace linalg {
 
@@ -55,7 +54,7 @@ class NormOrd {
 // otherwise the array must be 1-D (vector norm) or 2-D (matrix norm). One axis: vector norms
 // along it; two axes: matrix norms ("fro", 1, -1, inf, -inf, and from the singular values 2, -2
 // and "nuc", which need a GPU). Results are real floats: ints give float64, complex its real dtype.
-Array norm(const Array& x, const NormOrd& ord = {}, const Axes& axis = {}, bool keepdims = false);
+[[nodiscard]] Array norm(const Array& x, const NormOrd& ord = {}, const Axes& axis = {}, bool keepdims = false);
 
 // NumPy 2's result tuples, with its field names (structured bindings work: auto [q, r] = qr(a)).
 struct SlogdetResult {
@@ -81,38 +80,38 @@ struct LstsqResult {
 
 // Solves a x = b. b is a vector (M,) only when it is 1-D; otherwise a stack of (M, K) matrices.
 // The batch dims of a and b broadcast (NumPy 2). getrf + getrs.
-Array solve(const Array& a, const Array& b);
-Array inv(const Array& a);
-Array det(const Array& a);
-SlogdetResult slogdet(const Array& a);
+[[nodiscard]] Array solve(const Array& a, const Array& b);
+[[nodiscard]] Array inv(const Array& a);
+[[nodiscard]] Array det(const Array& a);
+[[nodiscard]] SlogdetResult slogdet(const Array& a);
 // L with a = L L^H, from a's lower triangle (upper: U with a = U^H U, from its upper triangle).
-Array cholesky(const Array& a, bool upper = false);
+[[nodiscard]] Array cholesky(const Array& a, bool upper = false);
 // mode "reduced" (Q: (..., M, K), R: (..., K, N), K = min(M, N)) or "complete" (Q: (..., M, M),
 // R: (..., M, N)); other modes throw ValueError.
-QRResult qr(const Array& a, const std::string& mode = "reduced");
+[[nodiscard]] QRResult qr(const Array& a, const std::string& mode = "reduced");
 // a = U diag(S) Vh, S descending. full_matrices: U (..., M, M), Vh (..., N, N); else (..., M, K)
 // and (..., K, N). hermitian is accepted for NumPy's signature; the SVD is computed either way.
-SVDResult svd(const Array& a, bool full_matrices = true, bool compute_uv = true, bool hermitian = false);
-Array svdvals(const Array& a);  // svd(a, false, false).S
+[[nodiscard]] SVDResult svd(const Array& a, bool full_matrices = true, bool compute_uv = true, bool hermitian = false);
+[[nodiscard]] Array svdvals(const Array& a);  // svd(a, false, false).S
 // Eigenvalues (ascending) and eigenvectors of Hermitian matrices, from the lower ("L") or upper
 // ("U") triangle.
-EighResult eigh(const Array& a, const std::string& UPLO = "L");
-Array eigvalsh(const Array& a, const std::string& UPLO = "L");
+[[nodiscard]] EighResult eigh(const Array& a, const std::string& UPLO = "L");
+[[nodiscard]] Array eigvalsh(const Array& a, const std::string& UPLO = "L");
 // Least squares by SVD, for a 2-D a and b (M,) or (M, K). rcond: singular values at most
 // rcond * max(s) count as zero; default eps * max(M, N) with eps of the computation's dtype
 // (NumPy 2 uses double's eps, as it computes in double). Evaluates the SVD before returning:
 // the rank decides the residuals' shape.
-LstsqResult lstsq(const Array& a, const Array& b, std::optional<double> rcond = std::nullopt);
+[[nodiscard]] LstsqResult lstsq(const Array& a, const Array& b, std::optional<double> rcond = std::nullopt);
 // Pseudo-inverse by SVD: singular values at most rcond * max(s) are dropped (NumPy's default
 // rcond 1e-15).
-Array pinv(const Array& a, double rcond = 1e-15, bool hermitian = false);
+[[nodiscard]] Array pinv(const Array& a, double rcond = 1e-15, bool hermitian = false);
 // The number of singular values above tol (default: max(s) * max(M, N) * eps; rtol replaces
 // max(M, N) * eps). Arrays of fewer than 2 dims: 1 unless all zero. int64.
-Array matrix_rank(const Array& a, std::optional<double> tol = std::nullopt, bool hermitian = false,
-                  std::optional<double> rtol = std::nullopt);
+[[nodiscard]] Array matrix_rank(const Array& a, std::optional<double> tol = std::nullopt, bool hermitian = false,
+                                std::optional<double> rtol = std::nullopt);
 // Condition number: by default (and for 2 and -2) from the singular values; other orders are
 // norm(a, p) * norm(inv(a), p). NaN from a singular matrix becomes inf, as NumPy.
-Array cond(const Array& x, const NormOrd& p = {});
+[[nodiscard]] Array cond(const Array& x, const NormOrd& p = {});
 
 }  // namespace linalg
 }  // namespace loom

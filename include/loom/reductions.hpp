@@ -20,75 +20,91 @@ namespace loom {
 // --- sums and products ---
 // dtype None: bool and signed ints give int64, unsigned uint64, others keep theirs
 // (float16/bfloat16 accumulate in float32). Empty: 0 and 1.
-Array sum(const Array& a, const Axes& axis = {}, bool keepdims = false,
-          std::optional<DType> dtype = std::nullopt);
-Array prod(const Array& a, const Axes& axis = {}, bool keepdims = false,
-           std::optional<DType> dtype = std::nullopt);
-Array nansum(const Array& a, const Axes& axis = {}, bool keepdims = false,
-             std::optional<DType> dtype = std::nullopt);  // NaN counts as 0
+template <int = 0>
+[[nodiscard]] Array sum(const Array& a, const Axes& axis = {}, bool keepdims = false,
+                        std::optional<DType> dtype = std::nullopt);
+template <int = 0>
+[[nodiscard]] Array prod(const Array& a, const Axes& axis = {}, bool keepdims = false,
+                         std::optional<DType> dtype = std::nullopt);
+template <int = 0>
+[[nodiscard]] Array nansum(const Array& a, const Axes& axis = {}, bool keepdims = false,
+                           std::optional<DType> dtype = std::nullopt);  // NaN counts as 0
 // Number of elements that are not zero (NaN counts), int64.
-Array count_nonzero(const Array& a, const Axes& axis = {}, bool keepdims = false);
+template <int = 0>
+[[nodiscard]] Array count_nonzero(const Array& a, const Axes& axis = {}, bool keepdims = false);
 
 // --- extrema: keep the dtype; ValueError on an empty reduction ---
-Array max(const Array& a, const Axes& axis = {}, bool keepdims = false);  // NaN propagates
-Array min(const Array& a, const Axes& axis = {}, bool keepdims = false);
-Array amax(const Array& a, const Axes& axis = {}, bool keepdims = false);
-Array amin(const Array& a, const Axes& axis = {}, bool keepdims = false);
-Array nanmax(const Array& a, const Axes& axis = {}, bool keepdims = false);  // NaN ignored
-Array nanmin(const Array& a, const Axes& axis = {}, bool keepdims = false);
-Array ptp(const Array& a, const Axes& axis = {}, bool keepdims = false);  // max - min
+template <int = 0>
+[[nodiscard]] Array max(const Array& a, const Axes& axis = {}, bool keepdims = false);  // NaN propagates
+template <int = 0>
+[[nodiscard]] Array min(const Array& a, const Axes& axis = {}, bool keepdims = false);
+[[nodiscard]] Array amax(const Array& a, const Axes& axis = {}, bool keepdims = false);
+[[nodiscard]] Array amin(const Array& a, const Axes& axis = {}, bool keepdims = false);
+[[nodiscard]] Array nanmax(const Array& a, const Axes& axis = {}, bool keepdims = false);  // NaN ignored
+[[nodiscard]] Array nanmin(const Array& a, const Axes& axis = {}, bool keepdims = false);
+template <int = 0>
+[[nodiscard]] Array ptp(const Array& a, const Axes& axis = {}, bool keepdims = false);  // max - min
 // int64 index of the first extremum (the first NaN if any) in C order; axis none: of the
 // flattened array.
-Array argmax(const Array& a, std::optional<int> axis = std::nullopt, bool keepdims = false);
-Array argmin(const Array& a, std::optional<int> axis = std::nullopt, bool keepdims = false);
+[[nodiscard]] Array argmax(const Array& a, std::optional<int> axis = std::nullopt, bool keepdims = false);
+[[nodiscard]] Array argmin(const Array& a, std::optional<int> axis = std::nullopt, bool keepdims = false);
 
 // --- statistics ---
 // dtype None: bool and ints give float64; float16 is summed in float32 and returned as float16.
 // Empty: NaN.
-Array mean(const Array& a, const Axes& axis = {}, bool keepdims = false,
-           std::optional<DType> dtype = std::nullopt);
-Array nanmean(const Array& a, const Axes& axis = {}, bool keepdims = false,
-              std::optional<DType> dtype = std::nullopt);
+template <int = 0>
+[[nodiscard]] Array mean(const Array& a, const Axes& axis = {}, bool keepdims = false,
+                         std::optional<DType> dtype = std::nullopt);
+template <int = 0>
+[[nodiscard]] Array nanmean(const Array& a, const Axes& axis = {}, bool keepdims = false,
+                            std::optional<DType> dtype = std::nullopt);
 // Sum of squared deviations / (n - ddof). Ints give float64, complex its real dtype.
-Array var(const Array& a, const Axes& axis = {}, bool keepdims = false, std::int64_t ddof = 0,
-          std::optional<DType> dtype = std::nullopt);
-Array std(const Array& a, const Axes& axis = {}, bool keepdims = false, std::int64_t ddof = 0,
-          std::optional<DType> dtype = std::nullopt);
+template <int = 0>
+[[nodiscard]] Array var(const Array& a, const Axes& axis = {}, bool keepdims = false, std::int64_t ddof = 0,
+                        std::optional<DType> dtype = std::nullopt);
+template <int = 0>
+[[nodiscard]] Array std(const Array& a, const Axes& axis = {}, bool keepdims = false, std::int64_t ddof = 0,
+                        std::optional<DType> dtype = std::nullopt);
 // np.average: the mean, or sum(a * w) / sum(w). Weights have a's shape, or the extents of a
 // along `axis` (in that order). A zero weight sum gives inf/NaN (NumPy raises; checking needs
 // the values).
-Array average(const Array& a, const Axes& axis = {}, bool keepdims = false);
-Array average(const Array& a, const Axes& axis, const Array& weights, bool keepdims = false);
+[[nodiscard]] Array average(const Array& a, const Axes& axis = {}, bool keepdims = false);
+[[nodiscard]] Array average(const Array& a, const Axes& axis, const Array& weights, bool keepdims = false);
 
 // --- logic (bool results; empty: any False, all True) ---
-Array any(const Array& a, const Axes& axis = {}, bool keepdims = false);
+template <int = 0>
+[[nodiscard]] Array any(const Array& a, const Axes& axis = {}, bool keepdims = false);
 // np.all: loom::all(x, axis, keepdims) (loom::all is also the full slice of an index:
 // array.hpp); alltrue is the same function under NumPy's old name.
-Array alltrue(const Array& a, const Axes& axis = {}, bool keepdims = false);
+template <int = 0>
+[[nodiscard]] Array alltrue(const Array& a, const Axes& axis = {}, bool keepdims = false);
 
 // --- SciPy's log-sum-exp family (real inputs; ints give float64, float16 stays float16) ---
-Array logsumexp(const Array& a, const Axes& axis = {}, bool keepdims = false);
+template <int = 0>
+[[nodiscard]] Array logsumexp(const Array& a, const Axes& axis = {}, bool keepdims = false);
 // exp(a - logsumexp(a, axis, keepdims=true)); axis none normalizes over every element.
-Array softmax(const Array& a, const Axes& axis = {});
-Array log_softmax(const Array& a, const Axes& axis = {});
+[[nodiscard]] Array softmax(const Array& a, const Axes& axis = {});
+[[nodiscard]] Array log_softmax(const Array& a, const Axes& axis = {});
 
-// --- the same with NumPy's keyword arguments by name (axes.hpp): loom::sum(x, {.axis = 1,
-// .keepdims = true}), loom::var(x, {.axis = 0, .ddof = 1}). With GCC 12 a list of one numeric
-// field ({.axis = 1}) is ambiguous with an Axes (it drops the designator): name two fields, or
-// pass the axis positionally. Each reads the fields NumPy's function has.
-Array sum(const Array& a, const ReduceOptions& o);
-Array prod(const Array& a, const ReduceOptions& o);
-Array nansum(const Array& a, const ReduceOptions& o);
-Array mean(const Array& a, const ReduceOptions& o);
-Array nanmean(const Array& a, const ReduceOptions& o);
-Array var(const Array& a, const ReduceOptions& o);
-Array std(const Array& a, const ReduceOptions& o);
-Array max(const Array& a, const ReduceOptions& o);
-Array min(const Array& a, const ReduceOptions& o);
-Array ptp(const Array& a, const ReduceOptions& o);
-Array any(const Array& a, const ReduceOptions& o);
-Array alltrue(const Array& a, const ReduceOptions& o);
-Array count_nonzero(const Array& a, const ReduceOptions& o);
-Array logsumexp(const Array& a, const ReduceOptions& o);
+// --- the same with NumPy's keyword arguments by name (axes.hpp): loom::sum(x, {.axis = 1}),
+// loom::var(x, {.axis = 0, .ddof = 1}), loom::std(x, {.ddof = 1}). Each reads the fields NumPy's
+// function has. (The Axes forms above that have one of these beside them are templates of no
+// parameter, instantiated in the library: GCC 12 drops the designators when it tries a braced
+// list against Axes's list constructor, so {.axis = 1} would convert to both; between two
+// equally good conversions a non-template wins, so the named fields always pick this form.)
+[[nodiscard]] Array sum(const Array& a, const ReduceOptions& o);
+[[nodiscard]] Array prod(const Array& a, const ReduceOptions& o);
+[[nodiscard]] Array nansum(const Array& a, const ReduceOptions& o);
+[[nodiscard]] Array mean(const Array& a, const ReduceOptions& o);
+[[nodiscard]] Array nanmean(const Array& a, const ReduceOptions& o);
+[[nodiscard]] Array var(const Array& a, const ReduceOptions& o);
+[[nodiscard]] Array std(const Array& a, const ReduceOptions& o);
+[[nodiscard]] Array max(const Array& a, const ReduceOptions& o);
+[[nodiscard]] Array min(const Array& a, const ReduceOptions& o);
+[[nodiscard]] Array ptp(const Array& a, const ReduceOptions& o);
+[[nodiscard]] Array any(const Array& a, const ReduceOptions& o);
+[[nodiscard]] Array alltrue(const Array& a, const ReduceOptions& o);
+[[nodiscard]] Array count_nonzero(const Array& a, const ReduceOptions& o);
+[[nodiscard]] Array logsumexp(const Array& a, const ReduceOptions& o);
 
 }  // namespace loom

@@ -21,22 +21,24 @@
 namespace loom {
 
 // The sorted copy along `axis` (default the last; none: of the flattened array).
-Array sort(const Array& a, std::optional<int> axis = -1);
+[[nodiscard]] Array sort(const Array& a, std::optional<int> axis = -1);
 // int64 indices that sort `a` along `axis` (stable).
-Array argsort(const Array& a, std::optional<int> axis = -1);
+[[nodiscard]] Array argsort(const Array& a, std::optional<int> axis = -1);
 // np.lexsort: int64 indices sorting by several 1-D keys of one length; the LAST key is the
 // primary one, earlier keys break its ties.
-Array lexsort(const std::vector<Array>& keys);
+[[nodiscard]] Array lexsort(const std::vector<Array>& keys);
 // np.searchsorted: for each value of v, the int64 index at which inserting it into the sorted
 // 1-D `a` keeps it sorted; side "left" (the first such index) or "right" (the last). a and v are
 // compared in their common dtype; the result has v's shape.
-Array searchsorted(const Array& a, const Array& v, std::string_view side = "left");
+[[nodiscard]] Array searchsorted(const Array& a, const Array& v, std::string_view side = "left");
 
 // Cumulative sum and product along `axis` (none: of the flattened array). dtype none: bool and
 // signed ints accumulate in int64, unsigned ints in uint64, floats and complex in their own
 // dtype (float16 rounds after every step, as NumPy's).
-Array cumsum(const Array& a, std::optional<int> axis = std::nullopt, std::optional<DType> dtype = std::nullopt);
-Array cumprod(const Array& a, std::optional<int> axis = std::nullopt, std::optional<DType> dtype = std::nullopt);
+[[nodiscard]] Array cumsum(const Array& a, std::optional<int> axis = std::nullopt,
+                           std::optional<DType> dtype = std::nullopt);
+[[nodiscard]] Array cumprod(const Array& a, std::optional<int> axis = std::nullopt,
+                            std::optional<DType> dtype = std::nullopt);
 
 // np.unique of the flattened array (eager): the sorted unique values, and when asked, the index
 // of each value's first occurrence (int64), the inverse (int64, a's shape: values[inverse] == a)
@@ -44,13 +46,14 @@ Array cumprod(const Array& a, std::optional<int> axis = std::nullopt, std::optio
 struct UniqueResult {
   Array values, index, inverse, counts;
 };
-Array unique(const Array& a);
-UniqueResult unique(const Array& a, bool return_index, bool return_inverse = false, bool return_counts = false);
+[[nodiscard]] Array unique(const Array& a);
+[[nodiscard]] UniqueResult unique(const Array& a, bool return_index, bool return_inverse = false,
+                                  bool return_counts = false);
 
 // np.nonzero (eager): one int64 array per dimension with the indices of the nonzero elements,
 // in C order. 0-d arrays are refused, as NumPy 2 does.
-std::vector<Array> nonzero(const Array& a);
+[[nodiscard]] std::vector<Array> nonzero(const Array& a);
 // np.flatnonzero (eager): the indices of the nonzero elements of the flattened array.
-Array flatnonzero(const Array& a);
+[[nodiscard]] Array flatnonzero(const Array& a);
 
 }  // namespace loom

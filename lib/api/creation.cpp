@@ -2,6 +2,7 @@
 // ones are broadcast views of one 0-d constant, so they allocate nothing either.
 
 #include <cmath>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -102,6 +103,26 @@ std::int64_t arange_length(const Scalar& start, const Scalar& stop, const Scalar
   return len > 0 ? static_cast<std::int64_t>(len) : 0;
 }
 
+// NumPy's integer arange: start and start + step stored in the dtype (C++ integers, NumPy's
+// Python ones, must fit; floats truncate), then element i is first + i * (second - first) in
+// the dtype's arithmetic, which wraps. Returns the first value and that difference.
+std::pair<Scalar, Scalar> integer_fill(const Scalar& start, const Scalar& step, std::int64_t n, DType dtype) {
+  Scalar next = start;
+  if (is_inexact(start.dtype) || is_inexact(step.dtype)) {
+    next = Scalar::of(start.cast(DType::Float64).f + step.cast(DType::Float64).f, false);
+  } else {
+    next.i = static_cast<std::int64_t>(static_cast<std::uint64_t>(start.i) + static_cast<std::uint64_t>(step.i));
+    next.u = start.u + step.u;
+  }
+  if (n >= 1 && start.weak) detail::check_weak_int_fits(start, dtype);
+  if (n >= 2 && start.weak) detail::check_weak_int_fits(next, dtype);
+  Scalar first = start.cast(dtype), second = next.cast(dtype), delta = first;
+  first.weak = delta.weak = false;
+  delta.i = static_cast<std::int64_t>(static_cast<std::uint64_t>(second.i) - static_cast<std::uint64_t>(first.i));
+  delta.u = second.u - first.u;
+  return {first, delta};
+}
+
 }  // namespace
 
 Array arange(const Scalar& start, const Scalar& stop, const Scalar& step, DType dtype, std::source_location caller) {
@@ -121,20 +142,69 @@ Array arange(const Scalar& start, const Scalar& stop, const Scalar& step, DType 
     if (is_bool(dtype)) {  // at most [start, start + step]: the second value computed first
       return astype(arange(start, stop, step, DType::Int64), dtype);
     }
+    const auto [first, delta] = integer_fill(start, step, n, dtype);
     // Integers are exact: value3 (the float fill's second element) is unused; left default.
-    return Array(detail::make_arange(start.cast(dtype), step.cast(dtype), n, dtype, Scalar{}));
+    return Array(detail::make_arange(first, delta, n, dtype, Scalar{}));
   }
   // NumPy's fill: the first two values in the dtype, then start + i * (second - first), in
   // float for float32 and narrower, in double for float64.
   const double s0 = start.cast(DType::Float64).f;
   const double st = step.cast(DType::Float64).f;
-  const Scalar first = start.cast(dtype);
+  Scalar first = start.cast(dtype);
+  first.weak = false;  // a C++ integer argument is a value here, not an operand
   const Scalar second = Scalar::of(s0 + st, false).cast(dtype);
   Scalar delta = first;
   delta.f = dtype == DType::Float64
                 ? second.f - first.f
                 : static_cast<double>(static_cast<float>(second.f) - static_cast<float>(first.f));
   return Array(detail::make_arange(first, delta, n, dtype, second));
+}
+
+namespace {
+
+// np.array of Python numbers: their promoted dtype (float64 for none), or the one given, into
+// which each is stored as NumPy's setitem stores a Python number.
+Array array_of(const std::vector<Scalar>& items, const Shape& shape, std::optional<DType> dtype,
+               std::source_location caller) {
+  DType t = items.empty() ? DType::Float64 : items[0].dtype;
+  for (const Scalar& v : items) t = promote_types(t, v.dtype);
+  if (dtype) t = *dtype;
+  detail::check_dtype(t, "array");
+  std::vector<std::byte> bytes(items.size() * itemsize(t));
+  visit_dtype(t, [&]<class T>() {
+    for (std::size_t k = 0; k < items.size(); ++k) {
+      detail::check_weak_int_fits(items[k], t);
+      const T v = scalar_as<T>(items[k].cast(t));
+      std::memcpy(bytes.data() + k * sizeof(T), &v, sizeof(T));
+    }
+  });
+  return asarray_bytes(bytes.data(), bytes.size(), t, shape, caller);
+}
+
+}  // namespace
+
+Array detail::array_1d(std::initializer_list<ArrayItem> values, std::optional<DType> dtype,
+                       std::source_location caller) {
+  std::vector<Scalar> items;
+  for (const ArrayItem& v : values) items.push_back(v.value);
+  return array_of(items, Shape{static_cast<std::int64_t>(items.size())}, dtype, caller);
+}
+
+Array array(std::initializer_list<std::initializer_list<ArrayItem>> rows, std::optional<DType> dtype,
+            std::source_location caller) {
+  std::vector<Scalar> items;
+  const std::size_t width = rows.size() > 0 ? rows.begin()->size() : 0;
+  for (const auto& row : rows) {
+    if (row.size() != width) {
+      throw ValueError(fmt::format(
+          "setting an array element with a sequence. The requested array has an inhomogeneous shape after 1 "
+          "dimensions. The detected shape was ({},) + inhomogeneous part.",
+          rows.size()));
+    }
+    for (const ArrayItem& v : row) items.push_back(v.value);
+  }
+  return array_of(items, Shape{static_cast<std::int64_t>(rows.size()), static_cast<std::int64_t>(width)}, dtype,
+                  caller);
 }
 
 Array linspace(double start, double stop, std::int64_t num, bool endpoint, DType dtype, std::source_location caller) {

@@ -222,6 +222,13 @@ std::vector<Array> split(const Array& a, std::int64_t sections, std::int64_t axi
 std::vector<Array> split(const Array& a, const std::vector<std::int64_t>& indices, std::int64_t axis) {
   return array_split(a, indices, axis);
 }
+// A braced list: NumPy's list of split points (without these, split(a, {2}) would take 2 sections).
+std::vector<Array> split(const Array& a, std::initializer_list<std::int64_t> indices, std::int64_t axis) {
+  return split(a, std::vector<std::int64_t>(indices), axis);
+}
+std::vector<Array> array_split(const Array& a, std::initializer_list<std::int64_t> indices, std::int64_t axis) {
+  return array_split(a, std::vector<std::int64_t>(indices), axis);
+}
 
 namespace {
 
@@ -242,6 +249,15 @@ std::vector<Array> vsplit(const Array& a, std::int64_t s) { return split_dim(a, 
 std::vector<Array> vsplit(const Array& a, const std::vector<std::int64_t>& s) { return split_dim(a, s, 2, "vsplit", 0); }
 std::vector<Array> dsplit(const Array& a, std::int64_t s) { return split_dim(a, s, 3, "dsplit", 2); }
 std::vector<Array> dsplit(const Array& a, const std::vector<std::int64_t>& s) { return split_dim(a, s, 3, "dsplit", 2); }
+std::vector<Array> hsplit(const Array& a, std::initializer_list<std::int64_t> s) {
+  return hsplit(a, std::vector<std::int64_t>(s));
+}
+std::vector<Array> vsplit(const Array& a, std::initializer_list<std::int64_t> s) {
+  return vsplit(a, std::vector<std::int64_t>(s));
+}
+std::vector<Array> dsplit(const Array& a, std::initializer_list<std::int64_t> s) {
+  return dsplit(a, std::vector<std::int64_t>(s));
+}
 
 std::vector<Array> unstack(const Array& a, std::int64_t axis) {
   if (a.ndim() == 0) throw ValueError("Input array must be at least 1-d.");

@@ -212,22 +212,26 @@ Array logical(const Array& x, const Axes& axis, bool keepdims, ReduceKind kind) 
 
 // --- sums and products ---
 
+template <int>
 Array sum(const Array& a, const Axes& axis, bool keepdims, std::optional<DType> dtype) {
   const Plan p = plan_axes(a.shape(), axis);
   return finish(sum_keep(a, p, dtype.value_or(sum_dtype(a.dtype())), false), p, keepdims);
 }
 
+template <int>
 Array prod(const Array& a, const Axes& axis, bool keepdims, std::optional<DType> dtype) {
   const Plan p = plan_axes(a.shape(), axis);
   return finish(sum_keep(a, p, dtype.value_or(sum_dtype(a.dtype())), true), p, keepdims);
 }
 
+template <int>
 Array nansum(const Array& a, const Axes& axis, bool keepdims, std::optional<DType> dtype) {
   const Plan p = plan_axes(a.shape(), axis);
   const Array x = is_inexact(a.dtype()) ? where(isnan(a), 0, a) : a;
   return finish(sum_keep(x, p, dtype.value_or(sum_dtype(a.dtype())), false), p, keepdims);
 }
 
+template <int>
 Array count_nonzero(const Array& a, const Axes& axis, bool keepdims) {
   const Plan p = plan_axes(a.shape(), axis);
   const Array ones = astype(astype(a, DType::Bool), DType::Int64);  // NaN is nonzero
@@ -236,9 +240,11 @@ Array count_nonzero(const Array& a, const Axes& axis, bool keepdims) {
 
 // --- extrema ---
 
+template <int>
 Array max(const Array& a, const Axes& axis, bool keepdims) {
   return extremum(a, axis, keepdims, ReduceKind::Max, "maximum");
 }
+template <int>
 Array min(const Array& a, const Axes& axis, bool keepdims) {
   return extremum(a, axis, keepdims, ReduceKind::Min, "minimum");
 }
@@ -252,6 +258,7 @@ Array nanmin(const Array& a, const Axes& axis, bool keepdims) {
   return extremum(a, axis, keepdims, ReduceKind::NanMin, "fmin");
 }
 
+template <int>
 Array ptp(const Array& a, const Axes& axis, bool keepdims) {
   const Plan p = plan_axes(a.shape(), axis);
   require_nonempty(p, "maximum");
@@ -269,12 +276,14 @@ Array argmin(const Array& a, std::optional<int> axis, bool keepdims) {
 
 // --- statistics ---
 
+template <int>
 Array mean(const Array& a, const Axes& axis, bool keepdims, std::optional<DType> dtype) {
   const Plan p = plan_axes(a.shape(), axis, ZeroDAxis::Refuse);
   return finish(mean_keep(a, p, dtype), p, keepdims);
 }
 
 // sum of the non-NaN elements / their count (NaN when there are none).
+template <int>
 Array nanmean(const Array& a, const Axes& axis, bool keepdims, std::optional<DType> dtype) {
   if (!is_inexact(a.dtype())) return mean(a, axis, keepdims, dtype);
   const Plan p = plan_axes(a.shape(), axis);
@@ -286,6 +295,7 @@ Array nanmean(const Array& a, const Axes& axis, bool keepdims, std::optional<DTy
   return finish(astype(total / astype(count, detail::real_type_for(acc)), out), p, keepdims);
 }
 
+template <int>
 Array var(const Array& a, const Axes& axis, bool keepdims, std::int64_t ddof,
           std::optional<DType> dtype) {
   const Plan p = plan_axes(a.shape(), axis, ZeroDAxis::Refuse);
@@ -293,6 +303,7 @@ Array var(const Array& a, const Axes& axis, bool keepdims, std::int64_t ddof,
   return finish(astype(v, out), p, keepdims);
 }
 
+template <int>
 Array std(const Array& a, const Axes& axis, bool keepdims, std::int64_t ddof,
           std::optional<DType> dtype) {
   const Plan p = plan_axes(a.shape(), axis, ZeroDAxis::Refuse);
@@ -343,15 +354,18 @@ Array average(const Array& a, const Axes& axis, const Array& weights, bool keepd
 
 // --- logic ---
 
+template <int>
 Array any(const Array& a, const Axes& axis, bool keepdims) {
   return logical(a, axis, keepdims, ReduceKind::Any);
 }
+template <int>
 Array alltrue(const Array& a, const Axes& axis, bool keepdims) {
   return logical(a, axis, keepdims, ReduceKind::All);
 }
 
 // --- logsumexp family ---
 
+template <int>
 Array logsumexp(const Array& a, const Axes& axis, bool keepdims) {
   const Plan p = plan_axes(a.shape(), axis);
   const Array x = astype(a, lse_compute("logsumexp", a.dtype()));
@@ -367,6 +381,23 @@ Array log_softmax(const Array& a, const Axes& axis) {
   const Shifted t = shifted_by_max("log_softmax", a, axis);
   return astype(t.shifted - log(t.sum), lse_out(a.dtype()));
 }
+
+// The Axes forms are templates only to lose an overload tie to the ReduceOptions forms
+// (reductions.hpp): their one instance.
+template Array sum<0>(const Array&, const Axes&, bool, std::optional<DType>);
+template Array prod<0>(const Array&, const Axes&, bool, std::optional<DType>);
+template Array nansum<0>(const Array&, const Axes&, bool, std::optional<DType>);
+template Array count_nonzero<0>(const Array&, const Axes&, bool);
+template Array max<0>(const Array&, const Axes&, bool);
+template Array min<0>(const Array&, const Axes&, bool);
+template Array ptp<0>(const Array&, const Axes&, bool);
+template Array mean<0>(const Array&, const Axes&, bool, std::optional<DType>);
+template Array nanmean<0>(const Array&, const Axes&, bool, std::optional<DType>);
+template Array var<0>(const Array&, const Axes&, bool, std::int64_t, std::optional<DType>);
+template Array std<0>(const Array&, const Axes&, bool, std::int64_t, std::optional<DType>);
+template Array any<0>(const Array&, const Axes&, bool);
+template Array alltrue<0>(const Array&, const Axes&, bool);
+template Array logsumexp<0>(const Array&, const Axes&, bool);
 
 Array AllSlice::operator()(const Array& a) const { return alltrue(a); }
 Array AllSlice::operator()(const Array& a, const Axes& axis, bool keepdims) const {

@@ -3,6 +3,7 @@
 // grid-stride loop; a broadcast input is read through its strides (0 along broadcast dims), a
 // raw one by the body's own indices.
 
+#include <algorithm>
 #include <cctype>
 #include <functional>
 #include <optional>
@@ -28,36 +29,55 @@ using detail::UserParam;
 // One call, planned: the output shape, the arrays the kernel reads, the collapse of its dims.
 struct EwCall {
   Shape shape;
-  std::vector<Array> inputs;  // strided ones and raw ones, in parameter order (cast as declared)
+  std::vector<Array> inputs;  // strided ones and raw ones, in parameter order (cast as declared),
+                              // then the arrays given for outputs (read as raw: their values)
   std::vector<bool> raw;      // per entry of inputs
   std::vector<Shape> predicted;  // strides of the strided inputs as they will be evaluated
   std::vector<std::vector<int>> groups;
   detail::Resolution types;
+  // What the call writes: each output (its shape, and the entry of `inputs` whose values it
+  // starts from, -1 for a fresh buffer), then, in a kernel without outputs, its raw arguments
+  // (parameter positions), each a copy of the array given.
+  std::vector<Shape> out_shapes;
+  std::vector<int> out_init;
+  std::vector<std::size_t> written_raw;
 };
 
 int strided_count(const EwCall& c) {
   return static_cast<int>(std::count(c.raw.begin(), c.raw.end(), false));
 }
 
+// An output given as an array: its shape, which a raw one keeps and a strided one gives the loop.
+const Shape& given_shape(const KernelArg& a) { return a.kind() == KernelArg::Kind::Out ? a.out().shape : a.array().shape(); }
+
 EwCall plan_call(const detail::UserKernelState& s, const std::vector<KernelArg>& args) {
   EwCall c;
   c.types = detail::resolve(s.in, s.out, args, s.name);
   bool have_shape = false;
-  // The outputs' shape: an Out's, else the strided inputs' broadcast, else `size`, else 0-d.
+  // The outputs' shape: an Out's (or a non-raw array's given for an output), else the strided
+  // inputs' broadcast, else `size`, else 0-d.
   for (std::size_t k = s.in.size(); k < args.size(); ++k) {
-    if (have_shape && args[k].out().shape != c.shape) {
+    if (args[k].kind() == KernelArg::Kind::Array && s.out[k - s.in.size()].raw) continue;
+    if (have_shape && given_shape(args[k]) != c.shape) {
       throw ValueError(fmt::format("{}: the outputs given have different shapes", s.name));
     }
-    c.shape = args[k].out().shape;
+    c.shape = given_shape(args[k]);
     have_shape = true;
   }
   bool strided = false;
   for (std::size_t k = 0; k < s.in.size(); ++k) {
     if (args[k].kind() != KernelArg::Kind::Array) continue;
     Array a = args[k].array();
-    if (a.dtype() != c.types.in_dtypes[k]) a = a.astype(c.types.in_dtypes[k]);
+    if (a.dtype() != c.types.in_dtypes[k]) {
+      if (s.out.empty() && s.in[k].raw) {  // written: the array must hold the parameter's dtype
+        throw DTypeError(fmt::format("{}: raw argument {} is written, so its array must be {}, not {}", s.name,
+                                     s.in[k].name, name(c.types.in_dtypes[k]), name(a.dtype())));
+      }
+      a = a.astype(c.types.in_dtypes[k]);
+    }
     c.inputs.push_back(a);
     c.raw.push_back(s.in[k].raw);
+    if (s.out.empty() && s.in[k].raw) c.written_raw.push_back(k);
     if (s.in[k].raw) continue;
     if (!have_shape) c.shape = strided ? detail::broadcast_shapes(c.shape, a.shape()) : a.shape();
     strided = true;
@@ -66,6 +86,15 @@ EwCall plan_call(const detail::UserKernelState& s, const std::vector<KernelArg>&
   if (!have_shape && !strided && (all_raw || s.ew.size >= 0)) {
     if (s.ew.size < 0) throw ValueError(fmt::format("{}: loop size is undecided (every argument is raw: give `size`)", s.name));
     c.shape = Shape{s.ew.size};
+  }
+  for (std::size_t k = 0; k < s.out.size(); ++k) {
+    const bool given = s.in.size() + k < args.size() && args[s.in.size() + k].kind() == KernelArg::Kind::Array;
+    c.out_shapes.push_back(given && s.out[k].raw ? given_shape(args[s.in.size() + k]) : c.shape);
+    c.out_init.push_back(given ? static_cast<int>(c.inputs.size()) : -1);
+    if (given) {
+      c.inputs.push_back(args[s.in.size() + k].array());
+      c.raw.push_back(true);
+    }
   }
   std::vector<Shape> all;
   for (std::size_t j = 0; j < c.inputs.size(); ++j) {
@@ -96,8 +125,10 @@ std::string ew_source(const detail::UserKernelState& s, const EwCall& c, const s
       params += fmt::format(", const {} loom_s{}", ct, k);
       loop += fmt::format("    const {} {} = loom_s{};\n", ct, p.name, k);
     } else if (p.raw) {
-      params += fmt::format(", {}* loom_raw{}, long long loom_rawn{}", ct, k, k);
-      prolog += fmt::format("  const loom_raw_t<{}> {}{{loom_raw{}, loom_rawn{}}};\n", ct, p.name, k, k);
+      // Read-only (as CuPy's), except in a kernel without outputs, which writes its raw arguments.
+      const std::string vt = s.out.empty() ? std::string(ct) : fmt::format("const {}", ct);
+      params += fmt::format(", {}* loom_raw{}, long long loom_rawn{}", vt, k, k);
+      prolog += fmt::format("  const loom_raw_t<{}> {}{{loom_raw{}, loom_rawn{}}};\n", vt, p.name, k, k);
     } else {
       params += fmt::format(", const {}* __restrict__ loom_in{}", ct, k);
       loop += fmt::format("    const {} {} = loom_in{}[loom_o{}];\n", ct, p.name, k, strided++);
@@ -106,8 +137,9 @@ std::string ew_source(const detail::UserKernelState& s, const EwCall& c, const s
   for (std::size_t k = 0; k < s.out.size(); ++k) {
     const char* ct = detail::user_ctype(c.types.out_dtypes[k]);
     params += fmt::format(", {}* __restrict__ loom_out{}", ct, k);
-    if (s.out[k].raw) {
-      prolog += fmt::format("  const loom_raw_t<{}> {}{{loom_out{}, loom_p.n}};\n", ct, s.out[k].name, k);
+    if (s.out[k].raw) {  // its own size: an array given for it keeps its shape
+      params += fmt::format(", long long loom_outn{}", k);
+      prolog += fmt::format("  const loom_raw_t<{}> {}{{loom_out{}, loom_outn{}}};\n", ct, s.out[k].name, k, k);
     } else {
       loop += fmt::format("    {}& {} = loom_out{}[i];\n", ct, s.out[k].name, k);
     }
@@ -148,7 +180,9 @@ std::string ew_source(const detail::UserKernelState& s, const EwCall& c, const s
 // statement list of its own (no `i`, `_ind`, return, continue, break, goto). NVRTC options are
 // kept on the node (its kernel is compiled with them and holds nothing compiled otherwise).
 std::string why_own_kernel(const detail::UserKernelState& s, const EwCall& c, const std::vector<KernelArg>& args) {
+  if (s.out.empty()) return "no outputs: it writes its raw arguments";
   if (s.out.size() != 1) return "several outputs";
+  if (c.out_init[0] >= 0) return "an array given for its output (written in place of its values)";
   if (args.size() > 3) return "more than 3 arguments";
   if (!s.ew.loop_prep.empty() || !s.ew.after_loop.empty()) return "loop_prep or after_loop code";
   if (s.ew.size >= 0) return "a size of its own";
@@ -199,8 +233,7 @@ ElementwiseKernel::ElementwiseKernel(std::string in_params, std::string out_para
   }
   state_->name = std::move(name);
   state_->in = detail::parse_params(in_params, state_->name);
-  state_->out = detail::parse_params(out_params, state_->name);
-  if (state_->out.empty()) throw ValueError(fmt::format("{}: there must be at least one output parameter", state_->name));
+  state_->out = detail::parse_params(out_params, state_->name);  // none: it writes its raw arguments
   for (const UserParam& o : state_->out) {
     for (const UserParam& i : state_->in) {
       if (i.name == o.name) throw ValueError(fmt::format("{}: duplicated parameter name '{}'", state_->name, o.name));
@@ -229,13 +262,25 @@ KernelOutputs ElementwiseKernel::operator()(const std::vector<KernelArg>& args) 
   }
   module->check_compiles();  // at this line: NVRTC's errors (and, on a GPU, a wrong name)
   if (rt::has_gpu()) (void)module->kernel(st->name, st->name);
+  if (st->out.empty() && c.written_raw.empty()) return KernelOutputs({});  // writes nothing anyone sees
 
   auto spec = std::make_shared<detail::CallSpec>();
   spec->name = st->name;
   spec->text = fmt::format("ElementwiseKernel {} ({} dim(s) after collapsing; a kernel of its own: {})", st->name,
                            c.groups.size(), why);
   for (const Array& a : c.inputs) spec->inputs.push_back(detail::leaf_of(a, "ElementwiseKernel"));
-  for (DType t : c.types.out_dtypes) spec->outputs.push_back({t, c.shape});
+  const std::size_t nout = st->out.size();
+  for (std::size_t k = 0; k < nout; ++k) spec->outputs.push_back({c.types.out_dtypes[k], c.out_shapes[k]});
+  // A raw argument a kernel without outputs writes: its entry of c.inputs (they are in order).
+  std::vector<int> raw_entry(st->in.size(), -1);
+  for (std::size_t k = 0, entry = 0; k < st->in.size(); ++k) {
+    if (args[k].kind() == KernelArg::Kind::Scalar) continue;
+    if (std::find(c.written_raw.begin(), c.written_raw.end(), k) != c.written_raw.end()) {
+      raw_entry[k] = static_cast<int>(entry);
+      spec->outputs.push_back({c.types.in_dtypes[k], c.inputs[entry].shape()});
+    }
+    ++entry;
+  }
   // Scalars' bytes in their parameter's dtype, in parameter order.
   std::vector<std::vector<unsigned char>> scalars(st->in.size());
   for (std::size_t k = 0; k < st->in.size(); ++k) {
@@ -243,7 +288,19 @@ KernelOutputs ElementwiseKernel::operator()(const std::vector<KernelArg>& args) 
   }
   std::vector<bool> is_scalar;
   for (std::size_t k = 0; k < st->in.size(); ++k) is_scalar.push_back(args[k].kind() == KernelArg::Kind::Scalar);
-  spec->device = [st, c, scalars, is_scalar, module](detail::CallContext& ctx) {
+  spec->device = [st, c, scalars, is_scalar, raw_entry, module](detail::CallContext& ctx) {
+    // What the kernel writes in place of arrays starts from their values (CuPy writes into the
+    // arrays themselves): copied first, loop or not.
+    const std::size_t nout = st->out.size();
+    for (std::size_t k = 0; k < nout; ++k) {
+      if (c.out_init[k] >= 0) detail::copy_input_into(ctx, c.out_init[k], ctx.out[k]);
+    }
+    std::vector<void*> written(st->in.size(), nullptr);
+    for (std::size_t k = 0, j = 0; k < st->in.size(); ++k) {
+      if (raw_entry[k] < 0) continue;
+      written[k] = ctx.out[nout + j++];
+      detail::copy_input_into(ctx, raw_entry[k], written[k]);
+    }
     const std::int64_t n = c.shape.numel();
     if (n == 0) return;
     const int nd = static_cast<int>(c.groups.size()), ns = strided_count(c);
@@ -255,8 +312,8 @@ KernelOutputs ElementwiseKernel::operator()(const std::vector<KernelArg>& args) 
       for (int d : c.groups[static_cast<std::size_t>(g)]) e *= c.shape[d];
       params[static_cast<std::size_t>(1 + g)] = e;
     }
-    std::vector<void*> ptrs(st->in.size() + st->out.size(), nullptr);
-    std::vector<long long> raw_n(st->in.size(), 0);
+    std::vector<void*> ptrs(st->in.size() + nout, nullptr);
+    std::vector<long long> raw_n(st->in.size() + nout, 0);
     std::vector<std::vector<unsigned char>> values = scalars;
     std::vector<void*> argv{params.data()};
     int in = 0, strided = 0;
@@ -268,7 +325,7 @@ KernelOutputs ElementwiseKernel::operator()(const std::vector<KernelArg>& args) 
       const int idx = in++;
       if (st->in[k].raw) {
         const detail::CallArg& a = ctx.contiguous(idx);
-        ptrs[k] = const_cast<void*>(a.data());
+        ptrs[k] = written[k] ? written[k] : const_cast<void*>(a.data());
         raw_n[k] = a.shape.numel();
         argv.push_back(&ptrs[k]);
         argv.push_back(&raw_n[k]);
@@ -286,9 +343,14 @@ KernelOutputs ElementwiseKernel::operator()(const std::vector<KernelArg>& args) 
       argv.push_back(&ptrs[k]);
       ++strided;
     }
-    for (std::size_t k = 0; k < st->out.size(); ++k) {
-      ptrs[st->in.size() + k] = ctx.out[k];
-      argv.push_back(&ptrs[st->in.size() + k]);
+    for (std::size_t k = 0; k < nout; ++k) {
+      const std::size_t at = st->in.size() + k;
+      ptrs[at] = ctx.out[k];
+      argv.push_back(&ptrs[at]);
+      if (st->out[k].raw) {
+        raw_n[at] = c.out_shapes[k].numel();
+        argv.push_back(&raw_n[at]);
+      }
     }
     const rt::LoadedKernel kern = module->kernel(st->name, st->name);
     const std::int64_t blocks = std::min<std::int64_t>((n + 255) / 256, std::int64_t{1} << 30);
@@ -300,7 +362,11 @@ KernelOutputs ElementwiseKernel::operator()(const std::vector<KernelArg>& args) 
                             "cannot run it)",
                             what));
   };
-  return KernelOutputs(calls::make_call_arrays(spec));
+  std::vector<Array> outs = calls::make_call_arrays(spec);
+  // Writes go back to the arrays they were made through: named ones rebound, x[i] written into x.
+  for (std::size_t k = 0; k < nout && st->in.size() + k < args.size(); ++k) args[st->in.size() + k].write_back(outs[k]);
+  for (std::size_t j = 0; j < c.written_raw.size(); ++j) args[c.written_raw[j]].write_back(outs[nout + j]);
+  return KernelOutputs(std::move(outs));
 }
 
 }  // namespace loom

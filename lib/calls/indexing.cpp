@@ -582,6 +582,7 @@ Array AtRef::power(const Array& v) const { return apply(WriteOp::Power, v); }
 Array AtRef::min(const Array& v, Accumulate how) const { return apply(WriteOp::Min, v, how); }
 Array AtRef::max(const Array& v, Accumulate how) const { return apply(WriteOp::Max, v, how); }
 
+AtRef Array::at(const Index& index) const { return AtRef(*this, std::vector<Index>{index}); }
 AtRef Array::at(std::initializer_list<Index> index) const { return AtRef(*this, std::vector<Index>(index)); }
 AtRef Array::at(std::span<const Index> index) const { return AtRef(*this, std::vector<Index>(index.begin(), index.end())); }
 
@@ -620,6 +621,7 @@ IndexRef::IndexRef(Array& target, std::vector<Index> index) : target_(&target), 
 // x[index] = v and x[index] op= v: into x's buffer when nothing else holds it (the region's
 // bytes move, not the array's), else a new lazy value.
 void IndexRef::write(WriteOp op, const Array& v) {
+  if (!target_) throw ValueError("this reference was assigned an array of its own: it no longer writes into one");
   // A deferred read nothing else shares is never needed: dropped, it holds x no longer.
   // (One a copy of this reference shares holds x's old value: not in place, and not built here.)
   if (pending_.use_count() == 1) pending_.reset();
@@ -629,6 +631,14 @@ void IndexRef::write(WriteOp op, const Array& v) {
   *target_ = detail::write(*target_, index_, v, op);
   exec::note_write(target_->node(), "a write: a new array, not in place (" + why_not + ")");
 }
+// A named reference (auto y = x[i]) assigned a value becomes that value, as NumPy rebinds y.
+IndexRef& IndexRef::operator=(const Array& v) & {
+  static_cast<Array&>(*this) = v;
+  target_ = nullptr;
+  index_.clear();
+  return *this;
+}
+IndexRef& IndexRef::operator=(const IndexRef& v) & { return *this = static_cast<const Array&>(v); }
 void IndexRef::operator=(const Array& v) && { write(WriteOp::Set, v); }
 void IndexRef::operator=(const IndexRef& v) && { write(WriteOp::Set, static_cast<const Array&>(v)); }
 void IndexRef::operator+=(const Array& v) && { write(WriteOp::Add, v); }

@@ -127,13 +127,10 @@ std::vector<Array> RawKernel::operator()(Dim3 grid, Dim3 block, const std::vecto
         case KernelArg::Kind::Array:
           ptrs[k] = const_cast<void*>(ctx.contiguous(in++).data());
           break;
-        case KernelArg::Kind::InOut: {
-          const detail::CallArg& a = ctx.contiguous(in++);
+        case KernelArg::Kind::InOut:
           ptrs[k] = ctx.out[static_cast<std::size_t>(out++)];
-          const std::size_t nbytes = static_cast<std::size_t>(a.shape.numel()) * itemsize(a.dtype);
-          if (nbytes > 0) LOOM_CHECK_CUDA(cudaMemcpyAsync(ptrs[k], a.data(), nbytes, cudaMemcpyDeviceToDevice, stream));
+          detail::copy_input_into(ctx, in++, ptrs[k]);
           break;
-        }
         case KernelArg::Kind::Out:
           ptrs[k] = ctx.out[static_cast<std::size_t>(out++)];
           break;

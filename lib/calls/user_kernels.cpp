@@ -151,8 +151,15 @@ Resolution resolve(const std::vector<UserParam>& in, const std::vector<UserParam
   for (std::size_t k = 0; k < args.size(); ++k) {
     const KernelArg& a = args[k];
     const UserParam& p = k < n_in ? in[k] : out[k - n_in];
-    if (k >= n_in && a.kind() != KernelArg::Kind::Out) {
-      throw ValueError(fmt::format("{}: argument {} (output {}) must be a loom::Out", what, k, p.name));
+    const bool given = k >= n_in && a.kind() == KernelArg::Kind::Array;
+    if (k >= n_in && a.kind() != KernelArg::Kind::Out && !given) {
+      throw ValueError(fmt::format("{}: argument {} (output {}) must be a loom::Out or an array", what, k, p.name));
+    }
+    // An array written as an output keeps its dtype: the parameter's must be it (CuPy's
+    // "Type is mismatched").
+    if (given && p.dtype && *p.dtype != leaf_of(a.array(), "ElementwiseKernel")->dtype) {
+      throw DTypeError(fmt::format("{}: output {} is {}, but the array given for it is {}", what, p.name,
+                                   name(*p.dtype), name(a.array().dtype())));
     }
     if (k < n_in && (a.kind() == KernelArg::Kind::Out || a.kind() == KernelArg::Kind::InOut)) {
       throw ValueError(fmt::format("{}: argument {} (input {}) must be an array or a scalar", what, k, p.name));
@@ -296,7 +303,7 @@ std::vector<NodeRef> fused_inputs(const UserKernelState& s, const std::vector<DT
 
 }  // namespace detail
 
-KernelOutputs::KernelOutputs(std::vector<Array> all) : Array(all.at(0)), all_(std::move(all)) {}
+KernelOutputs::KernelOutputs(std::vector<Array> all) : Array(all.empty() ? Array() : all[0]), all_(std::move(all)) {}
 
 const Array& KernelOutputs::output(std::size_t k) const {
   if (k >= all_.size()) throw IndexError(fmt::format("output {} of a kernel with {} output(s)", k, all_.size()));

@@ -30,8 +30,8 @@ struct Resolution {
   std::map<std::string, std::string> bound_by;
   std::vector<DType> in_dtypes, out_dtypes;
 };
-// Placeholders bound by the arguments (inputs, then Out specs for the outputs, optional); errors
-// name `what`.
+// Placeholders bound by the arguments (inputs, then optionally one for each output: an Out
+// spec, or an array the kernel writes); errors name `what`.
 Resolution resolve(const std::vector<UserParam>& in, const std::vector<UserParam>& out,
                    const std::vector<KernelArg>& args, const std::string& what);
 // What of the resolution and the arguments a generated source depends on, as a short key.

@@ -16,6 +16,7 @@
 #include <loom/kernels.hpp>
 
 #include "exec/kernel_cache.hpp"
+#include "graph/call.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
 #include "runtime/env.hpp"
@@ -125,6 +126,17 @@ struct UserModule {
     (void)compiled(p.cc_major, p.cc_minor);
   }
 };
+
+// A user kernel's buffer that starts from an input's values (RawKernel's InOut, an array given
+// for an ElementwiseKernel's output or a raw argument it writes): input i's C-order bytes copied
+// into dst on the call's stream.
+inline void copy_input_into(CallContext& ctx, int i, void* dst) {
+  const CallArg& a = ctx.contiguous(i);
+  const std::size_t nbytes = static_cast<std::size_t>(a.shape.numel()) * itemsize(a.dtype);
+  if (nbytes > 0) {
+    LOOM_CHECK_CUDA(cudaMemcpyAsync(dst, a.data(), nbytes, cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(ctx.stream)));
+  }
+}
 
 }  // namespace detail
 
