@@ -76,7 +76,9 @@ BasicIndex basic_index(const Shape& shape, std::span<const Index> idx);
 // positions: when not null, set to x's C-order positions of the result's elements (int64).
 Array advanced_index(const Array& x, std::span<const Index> idx, bool check_bounds = true, Array* positions = nullptr);
 // x with x.flat[pos[k]] = val[k] (pos in range; the last of duplicates wins): lib/calls/indexing.cpp.
-Array scatter_set(const Array& x, const Array& pos, const Array& val);
+// `ran`, when given, is set to a node that is evaluated exactly when pos has been read (the
+// sort's output: the barrier reads pos whatever consumes the result).
+Array scatter_set(const Array& x, const Array& pos, const Array& val, Array* ran = nullptr);
 // x with the elements x[idx] selects combined with v (WriteOp::Set: replaced by v), cast to x's
 // dtype: a new array (lib/calls/indexing.cpp).
 Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp op);

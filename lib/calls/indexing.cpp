@@ -535,20 +535,22 @@ Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp 
     throw ValueError(fmt::format("shape mismatch: value array of shape {} could not be broadcast to indexing result of shape {}",
                                  compact(v.shape()), compact(cur.shape())));
   }
-  Array r = scatter_set(x, pos, combine(op, cur, vb));
-  calls::defer_index_check(r, pos);
+  Array ran;
+  Array r = scatter_set(x, pos, combine(op, cur, vb), &ran);
+  calls::defer_index_check(ran, pos);
   return r;
 }
 
 // x with x.flat[pos[k]] = val[k] (pos in range; of duplicates the last in C order wins): a
 // stable sort of the positions (a barrier), then for each element of x a binary search for the
 // last write to it (a barrier), and a gather of its value. Deterministic.
-Array scatter_set(const Array& x, const Array& pos, const Array& val) {
+Array scatter_set(const Array& x, const Array& pos, const Array& val, Array* ran) {
   const std::int64_t m = pos.size();
   if (m == 0 || x.size() == 0) return x;
   const Array pf = pos.reshape({m});
   const Array vf = val.broadcast_to(pos.shape()).reshape({m});
   const Array order = argsort(pf);
+  if (ran) *ran = order;
   const Array sorted = take(pf, order, std::nullopt, TakeMode::Clip);
   const Array here = arange(Scalar::of(std::int64_t{0}, false), Scalar::of(x.size(), false),
                             Scalar::of(std::int64_t{1}, false), DType::Int64);

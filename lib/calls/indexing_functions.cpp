@@ -137,8 +137,9 @@ void put(Array& a, const Array& ind, const Array& v, TakeMode mode) {
   }
   const Array k = arange(Scalar::of(std::int64_t{0}, false), Scalar::of(m, false), Scalar::of(std::int64_t{1}, false),
                          DType::Int64);
-  a = detail::scatter_set(a, idx, cycled(v, remainder(k, v.size())));
-  if (mode == TakeMode::Raise) calls::defer_index_check(a, idx);
+  Array ran;
+  a = detail::scatter_set(a, idx, cycled(v, remainder(k, v.size())), &ran);
+  if (mode == TakeMode::Raise) calls::defer_index_check(ran, idx);
 }
 
 Array compress(const Array& condition, const Array& a, std::optional<int> axis) {

@@ -302,7 +302,7 @@ Array accumulate(const Array& x, std::span<const Index> idx, const Array& v_in, 
   const Array updated = op == WriteOp::Subtract ? add(x, agg) : calls::combine(op, x, agg);
   const Array cast = updated.dtype() == x.dtype() ? updated : astype(updated, x.dtype());
   Array r = want_hit ? where(s.hit->reshape(x.shape()), cast, x) : cast;
-  calls::defer_index_check(r, pos);
+  calls::defer_index_check(s.agg, pos);  // the call reads the indices whatever reads r
   return r;
 }
 

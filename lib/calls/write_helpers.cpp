@@ -108,9 +108,9 @@ void check_write(WriteOp op, DType to, const Array& v) {
   check_same_kind(op, combine(op, target, v).dtype(), to);
 }
 
-void defer_index_check(const Array& result, const Array& checked) {
-  if (checked.size() == 0 || checked.node()->realized()) return;
-  exec::defer_check(result.node(), loom::min(checked).node());  // a read of every index, one value out
+void defer_index_check(const Array& ran, const Array& checked) {
+  if (!ran.valid() || checked.size() == 0 || checked.node()->realized()) return;
+  exec::defer_check(ran.node(), loom::min(checked).node());  // a read of every index, one value out
 }
 
 void check_same_kind(WriteOp op, DType result, DType target) {

@@ -31,8 +31,10 @@ void check_same_kind(WriteOp op, DType result, DType target);
 // 'same_kind' (DTypeError in NumPy's words otherwise).
 void check_write(WriteOp op, DType to, const Array& v);
 // A write's checked positions (calls::checked_positions, or advanced_index's) are checked at
-// the next synchronization even when nothing evaluates `result` (exec/deferred_checks.hpp).
-void defer_index_check(const Array& result, const Array& checked);
+// the next synchronization even when nothing evaluates the write (exec/deferred_checks.hpp).
+// `ran`: a node evaluated exactly when the positions have been read (the library call that
+// reads them: whatever consumes the write, fused or not, runs it); none (size 0) keeps nothing.
+void defer_index_check(const Array& ran, const Array& checked);
 // v broadcast to `shape` as NumPy's assignment broadcasts (v may have more leading dims of 1);
 // ValueError "could not broadcast input array from shape (3,) into shape (4,)".
 Array fit_value(const Array& v, const Shape& shape);

@@ -1,5 +1,6 @@
 #include "exec/deferred_checks.hpp"
 
+#include <atomic>
 #include <mutex>
 #include <vector>
 
@@ -15,7 +16,7 @@ namespace loom::exec {
 namespace {
 
 struct Deferred {
-  std::weak_ptr<const detail::Node> result;
+  std::weak_ptr<const detail::Node> ran;
   detail::NodeRef check;
   int device;
 };
@@ -24,6 +25,7 @@ struct Registry {
   std::mutex mu;
   std::vector<Deferred> kept;
   std::size_t prune_at = 64;  // kept.size() at which evaluated writes are dropped
+  std::atomic<std::size_t> count{0};  // kept.size(), read without the lock after every eval
 };
 
 Registry& registry() {
@@ -32,7 +34,7 @@ Registry& registry() {
 }
 
 bool evaluated(const Deferred& d) {
-  const detail::NodeRef r = d.result.lock();
+  const detail::NodeRef r = d.ran.lock();
   return r && r->realized();
 }
 
@@ -46,7 +48,7 @@ const bool g_hooked = [] {
 
 }  // namespace
 
-void defer_check(const detail::NodeRef& result, const detail::NodeRef& check) {
+void defer_check(const detail::NodeRef& ran, const detail::NodeRef& check) {
   if (!rt::has_gpu()) {  // the host evaluator is synchronous: the check runs now (NumPy's line)
     const detail::NodeRef one[] = {check};
     realize(one);
@@ -59,7 +61,16 @@ void defer_check(const detail::NodeRef& result, const detail::NodeRef& check) {
     std::erase_if(reg.kept, evaluated);
     reg.prune_at = 2 * std::max<std::size_t>(reg.kept.size(), 32);
   }
-  reg.kept.push_back({result, check, device});
+  reg.kept.push_back({ran, check, device});
+  reg.count.store(reg.kept.size(), std::memory_order_relaxed);
+}
+
+void note_evaluated() {
+  Registry& reg = registry();
+  if (reg.count.load(std::memory_order_relaxed) == 0) return;
+  const std::lock_guard lock(reg.mu);
+  std::erase_if(reg.kept, evaluated);
+  reg.count.store(reg.kept.size(), std::memory_order_relaxed);
 }
 
 void run_deferred_checks(int device) {
@@ -73,6 +84,7 @@ void run_deferred_checks(int device) {
       if (!evaluated(d)) checks.push_back(d.check);
       return true;
     });
+    reg.count.store(reg.kept.size(), std::memory_order_relaxed);
   }
   if (checks.empty()) return;
   t_running = true;

@@ -13,8 +13,13 @@
 namespace loom::exec {
 
 // Keeps `check` (a small graph that reads the checked indices: evaluating it runs the check)
-// until the next synchronization, unless `result` (the write's new value) is evaluated first.
-void defer_check(const detail::NodeRef& result, const detail::NodeRef& check);
+// until the next synchronization, unless `ran` (a node evaluated exactly when the indices are
+// read: the library call of the write) is evaluated first. Whether it was is asked after each
+// eval (note_evaluated), while it still lives: a write's graph usually dies right after its eval.
+void defer_check(const detail::NodeRef& ran, const detail::NodeRef& check);
+
+// After an eval: drops the kept checks whose `ran` is now evaluated (nothing when none is kept).
+void note_evaluated();
 
 // Runs the checks kept for `device` whose writes were not evaluated, then synchronizes with
 // them. Does nothing inside an eval on this thread, or for another device than the current one.

@@ -12,6 +12,7 @@
 #include <loom/eval.hpp>
 
 #include "exec/calls.hpp"
+#include "exec/deferred_checks.hpp"
 #include "exec/executable.hpp"
 #include "exec/fingerprint.hpp"
 #include "graph/print.hpp"
@@ -145,7 +146,10 @@ void realize(std::span<const NodeRef> outputs) {
   const rt::NvtxRange range("loom eval");
   struct Depth {
     Depth() { ++t_realize_depth; }
-    ~Depth() { --t_realize_depth; }
+    ~Depth() {
+      // The outermost eval: the deferred index checks its library calls ran are done with.
+      if (--t_realize_depth == 0) note_evaluated();
+    }
   } depth;
   // Nothing to compute (a call's evaluated inputs): no fingerprint, no lookup.
   if (std::all_of(outputs.begin(), outputs.end(),
