@@ -75,21 +75,21 @@ BasicIndex basic_index(const Shape& shape, std::span<const Index> idx);
 // IndexError at the next synchronization); false where the caller made them in range.
 // positions: when not null, set to x's C-order positions of the result's elements (int64).
 Array advanced_index(const Array& x, std::span<const Index> idx, bool check_bounds = true, Array* positions = nullptr);
-// x with x.flat[pos[k]] = val[k] (pos in range; the last of duplicates wins): lib/calls/indexing.cpp.
+// x with x.flat[pos[k]] = val[k] (pos in range; the last of duplicates wins): lib/index/indexing.cpp.
 // `ran`, when given, is set to a node that is evaluated exactly when pos has been read (the
 // sort's output: the barrier reads pos whatever consumes the result).
 Array scatter_set(const Array& x, const Array& pos, const Array& val, Array* ran = nullptr);
 // x with the elements x[idx] selects combined with v (WriteOp::Set: replaced by v), cast to x's
-// dtype: a new array (lib/calls/indexing.cpp).
+// dtype: a new array (lib/index/indexing.cpp).
 Array write(const Array& x, std::span<const Index> idx, const Array& v, WriteOp op);
 // The same into x's own buffer, when x is evaluated on a GPU, C-contiguous, and held by nothing
 // but x and `snapshot` (the IndexRef's read of x[idx]), and idx is basic with forward steps: the
 // region's values are evaluated (one kernel, or none) and copied into it (row copies): "".
 // Else nothing is done (the caller writes lazily), and the text says why not.
-// lib/calls/in_place_write.cpp.
+// lib/index/in_place_write.cpp.
 std::string write_in_place(Array& x, std::span<const Index> idx, const Array& v, WriteOp op, const Array* snapshot);
 // x with v combined into the elements x[idx] selects, every duplicate of an integer-array index
-// included (np.add.at; lib/calls/scatter.cpp). Without integer arrays: write(x, idx, v, op).
+// included (np.add.at; lib/index/scatter.cpp). Without integer arrays: write(x, idx, v, op).
 // ufunc_at: NumPy's ufunc.at casting (x.at() keeps NumPy's in-place same_kind rule).
 Array accumulate(const Array& x, std::span<const Index> idx, const Array& v, WriteOp op, Accumulate how,
                  bool ufunc_at = false);

@@ -1,5 +1,5 @@
 // Tiling, repeating, rolling, diagonals and re-viewing (include/loom/manipulation.hpp; pad is
-// in lib/calls/manipulation_calls.cpp, where gathers are).
+// in lib/index/manipulation_calls.cpp, where gathers are).
 // tile and repeat are a broadcast read through a reshape (the kernel splits its loop so that both
 // are affine: no copy, no division per element); roll and the pad modes concatenate views of the
 // input (joining.cpp's placed pieces); triangles are a where over two aranges.

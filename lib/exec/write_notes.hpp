@@ -1,5 +1,5 @@
 #pragma once
-// What explain() says about a write: a write that could not go in place (lib/calls/indexing.cpp)
+// What explain() says about a write: a write that could not go in place (lib/index/indexing.cpp)
 // notes why on the node of its new value, and explain() prints the note beside the kernel that
 // computes that node. Notes are kept for live nodes only (weak references, a few hundred at most).
 

@@ -619,7 +619,7 @@ struct Where {
 };
 
 // Op::CheckIndex on the host: the error is raised at once (the evaluation is synchronous). Only
-// int64 reaches it (lib/calls/indexing.cpp); other types pass through (the dtype switch needs them).
+// int64 reaches it (lib/index/indexing.cpp); other types pass through (the dtype switch needs them).
 struct CheckIndex {
   template <class T> T operator()(T i, T n, T axis) const {
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {

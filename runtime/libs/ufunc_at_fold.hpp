@@ -5,7 +5,7 @@
 // each result back into the array's dtype unsafely before the next value reads it. So duplicates
 // are a sequential fold per position, not a reduction: np.add.at(int32 zeros, [0, 0], 1.5) is
 // int(int(0 + 1.5) + 1.5) = 2, not 3. Shared by the nvcc kernel (runtime/libs/cub/cub_scatter_fold.cu:
-// a thread per position folds its values in index order) and the host (lib/calls/scatter_fold.cpp).
+// a thread per position folds its values in index order) and the host (lib/index/scatter_fold.cpp).
 //
 // The array's values are held as int64 between steps: the target's value (uint64: its bits).
 

@@ -1,4 +1,4 @@
-// Row copies between pitched layouts (an in-place write's region: lib/calls/indexing.cpp; a
+// Row copies between pitched layouts (an in-place write's region: lib/index/indexing.cpp; a
 // concatenation of many evaluated arrays, up to 64 pieces a launch: lib/calls/joining_calls.cpp): each
 // thread moves 16 bytes where the pointers, pitches and width allow it (cudaMemcpy2DAsync reached
 // 42% of the copy ceiling on a 4096^2 float32 region of an 8192^2 array on the H100).

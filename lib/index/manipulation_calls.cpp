@@ -21,7 +21,7 @@
 #include <loom/sorting.hpp>
 
 #include "api/builders.hpp"
-#include "calls/write_helpers.hpp"
+#include "index/write_helpers.hpp"
 #include "graph/node.hpp"
 #include "runtime/libs/numpy_cast.hpp"
 

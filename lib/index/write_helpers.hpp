@@ -1,5 +1,5 @@
 #pragma once
-// What the writes share (lib/calls/indexing.cpp: setitem and the .at() family; in_place_write.cpp;
+// What the writes share (lib/index/indexing.cpp: setitem and the .at() family; in_place_write.cpp;
 // scatter.cpp: the ufunc.at family and bincount): NumPy's ufunc for each WriteOp, its casting
 // rule and the broadcasting of an assigned value, with NumPy's wording (write_helpers.cpp).
 
@@ -9,7 +9,7 @@ namespace loom::calls {
 
 // src read at the coordinates coords (one integer array per dim of src, broadcasting to `shape`):
 // a lazy gather in the consumer's kernel, small elementwise sources rebuilt at the read positions
-// (lib/calls/indexing.cpp).
+// (lib/index/indexing.cpp).
 Array gather_positions(const Array& src, std::vector<Array> coords, const Shape& shape);
 // src read at C-order positions lin of its elements (take without an axis).
 Array gather_flat_positions(const Array& src, const Array& lin);

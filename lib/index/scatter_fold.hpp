@@ -2,7 +2,7 @@
 // NumPy's ufunc.at where the results do not survive the cast back into the array (float or complex
 // values into an integer array, anything but bools into a bool array): each value applied in
 // index order and cast back before the next (runtime/libs/ufunc_at_fold.hpp), on the host and on
-// the GPU (a stable sort by position, then a thread per position). lib/calls/scatter_fold.cpp.
+// the GPU (a stable sort by position, then a thread per position). lib/index/scatter_fold.cpp.
 
 #include <loom/array.hpp>
 

@@ -1,7 +1,7 @@
-// What the writes share (declared in calls/write_helpers.hpp): NumPy's ufunc of each WriteOp,
+// What the writes share (declared in index/write_helpers.hpp): NumPy's ufunc of each WriteOp,
 // its same_kind casting rule and the broadcasting of an assigned value, in NumPy's words.
 
-#include "calls/write_helpers.hpp"
+#include "index/write_helpers.hpp"
 
 #include <fmt/format.h>
 

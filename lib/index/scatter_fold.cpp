@@ -1,9 +1,9 @@
-// NumPy's ufunc.at as a fold (calls/scatter_fold.hpp): one barrier call whose host side applies
+// NumPy's ufunc.at as a fold (index/scatter_fold.hpp): one barrier call whose host side applies
 // the values in index order and whose device side sorts them by position (stably) and folds each
 // position's run in one thread (runtime/libs/cub/cub_scatter.cu, scatter_fold). The step itself,
 // its casts included, is one function for both: runtime/libs/ufunc_at_fold.hpp.
 
-#include "calls/scatter_fold.hpp"
+#include "index/scatter_fold.hpp"
 
 #include <fmt/format.h>
 
@@ -13,7 +13,7 @@
 #include <loom/errors.hpp>
 
 #include "calls/call_helpers.hpp"
-#include "calls/write_helpers.hpp"
+#include "index/write_helpers.hpp"
 #include "reference/evaluator.hpp"
 #include "runtime/libs/ufunc_at_fold.hpp"
 

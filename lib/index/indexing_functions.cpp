@@ -1,6 +1,6 @@
 // NumPy's indexing functions (include/loom/indexing.hpp): putmask, place, copyto, select,
 // choose, put, compress, extract, argwhere. Built from where(), the gathers and scatters of
-// lib/calls/indexing.cpp and nonzero (a library call); NumPy's casting rules and words.
+// lib/index/indexing.cpp and nonzero (a library call); NumPy's casting rules and words.
 
 #include <fmt/format.h>
 
@@ -12,7 +12,7 @@
 #include <loom/sorting.hpp>
 
 #include "api/builders.hpp"
-#include "calls/write_helpers.hpp"
+#include "index/write_helpers.hpp"
 #include "graph/node.hpp"
 
 namespace loom {

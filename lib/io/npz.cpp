@@ -16,7 +16,7 @@
 #include <loom/errors.hpp>
 #include <loom/io.hpp>
 
-#include "calls/npy.hpp"
+#include "io/npy.hpp"
 #include "graph/site.hpp"
 
 namespace loom {

@@ -4,7 +4,7 @@
 // (runtime/libs/cub/cub_scatter.cu: atomics for integers, a stable sort by position and a
 // segmented reduction in a fixed order for floating point), and the update x op agg, where a
 // position was hit, fuses into whatever reads the result. Where NumPy's cast back after each value
-// truncates (floats into integers), no reduction gives its answer: calls/scatter_fold.cpp applies
+// truncates (floats into integers), no reduction gives its answer: index/scatter_fold.cpp applies
 // the values one at a time.
 
 #include <fmt/format.h>
@@ -22,8 +22,8 @@
 
 #include "api/builders.hpp"
 #include "calls/call_helpers.hpp"
-#include "calls/scatter_fold.hpp"
-#include "calls/write_helpers.hpp"
+#include "index/scatter_fold.hpp"
+#include "index/write_helpers.hpp"
 #include "graph/node.hpp"
 #include "reference/evaluator.hpp"
 #include "runtime/device_errors.hpp"

@@ -23,7 +23,7 @@
 #include <loom/io.hpp>
 
 #include "api/builders.hpp"
-#include "calls/npy.hpp"
+#include "io/npy.hpp"
 #include "exec/storage.hpp"
 #include "graph/node.hpp"
 #include "graph/site.hpp"

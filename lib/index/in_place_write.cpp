@@ -12,7 +12,7 @@
 #include <loom/ops.hpp>
 
 #include "api/builders.hpp"
-#include "calls/write_helpers.hpp"
+#include "index/write_helpers.hpp"
 #include "exec/storage.hpp"
 #include "graph/node.hpp"
 #include "runtime/cuda_check.hpp"

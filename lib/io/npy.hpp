@@ -1,6 +1,6 @@
 #pragma once
-// .npy bytes in memory (lib/calls/npy.cpp), for save/load and for the members of .npz archives
-// (lib/calls/npz.cpp).
+// .npy bytes in memory (lib/io/npy.cpp), for save/load and for the members of .npz archives
+// (lib/io/npz.cpp).
 
 #include <cstddef>
 #include <span>

@@ -14,7 +14,7 @@
 
 #include "api/builders.hpp"
 #include "calls/call_helpers.hpp"
-#include "calls/user_module.hpp"
+#include "user/user_module.hpp"
 #include "exec/kernel_cache.hpp"
 #include "graph/node.hpp"
 #include "reference/evaluator.hpp"

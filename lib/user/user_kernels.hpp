@@ -1,5 +1,5 @@
 #pragma once
-// What ElementwiseKernel and ReductionKernel share (lib/calls/user_kernels.cpp): CuPy's
+// What ElementwiseKernel and ReductionKernel share (lib/user/user_kernels.cpp): CuPy's
 // parameter lists, placeholder resolution, the C types and includes of user code, scalars as
 // kernel argument bytes, and the collapse of dims that every operand steps over alike.
 

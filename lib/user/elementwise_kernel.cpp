@@ -15,8 +15,8 @@
 
 #include "api/builders.hpp"
 #include "calls/call_helpers.hpp"
-#include "calls/user_kernels.hpp"
-#include "calls/user_module.hpp"
+#include "user/user_kernels.hpp"
+#include "user/user_module.hpp"
 #include "graph/node.hpp"
 #include "reference/evaluator.hpp"
 

@@ -24,7 +24,7 @@
 
 #include "api/builders.hpp"
 #include "calls/call_helpers.hpp"
-#include "calls/write_helpers.hpp"
+#include "index/write_helpers.hpp"
 #include "exec/write_notes.hpp"
 #include "graph/node.hpp"
 
