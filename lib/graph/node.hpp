@@ -12,7 +12,8 @@
 #include <string>
 #include <vector>
 
-#include <loom/array.hpp>
+#include <loom/placement.hpp>
+#include <loom/scalar.hpp>
 #include <loom/dtype.hpp>
 #include <loom/shape.hpp>
 

@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include <loom/array.hpp>
+#include <loom/scalar.hpp>
 
 namespace loom {
 

@@ -7,7 +7,7 @@
 #include <functional>
 #include <utility>
 
-#include <loom/array.hpp>
+#include <loom/placement.hpp>
 
 namespace loom::detail {
 
