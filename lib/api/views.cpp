@@ -245,16 +245,6 @@ Array Array::slice(int axis, std::optional<std::int64_t> start, std::optional<st
   return index(idx);
 }
 
-Array Array::operator[](std::int64_t i) const& { return index(std::vector<Index>{Index(i)}); }
-Array Array::operator[](Slice s) const& { return index(std::vector<Index>{Index(s)}); }
-Array Array::operator[](std::initializer_list<Index> idx) const& {
-  return index(std::span<const Index>(idx.begin(), idx.size()));
-}
-IndexRef Array::operator[](std::int64_t i) & { return IndexRef(*this, {Index(i)}); }
-IndexRef Array::operator[](Slice s) & { return IndexRef(*this, {Index(s)}); }
-IndexRef Array::operator[](std::initializer_list<Index> idx) & { return IndexRef(*this, std::vector<Index>(idx)); }
-IndexRef Array::operator[](const Array& mask) & { return IndexRef(*this, {Index(mask)}); }
-
 namespace detail {
 
 BasicIndex basic_index(const Shape& shape, std::span<const Index> idx) {
@@ -325,15 +315,6 @@ BasicIndex basic_index(const Shape& shape, std::span<const Index> idx) {
 }
 
 }  // namespace detail
-
-Array Array::index(std::span<const Index> idx) const {
-  for (const Index& e : idx) {
-    if (std::holds_alternative<IndexArray>(e.value())) return detail::advanced_index(*this, idx);
-  }
-  const NodeRef n = detail::leaf_of(*this, "index");
-  const detail::BasicIndex b = detail::basic_index(n->shape, idx);
-  return Array(detail::view_node(n, b.map, b.shape));
-}
 
 Array Array::astype(DType dtype) const { return loom::astype(*this, dtype); }
 Array Array::copy() const {

@@ -1,0 +1,32 @@
+// Array's index operators (include/loom/array.hpp): x[...] on a named array is a reference that
+// writes (IndexRef, lib/index/indexing.cpp), on a temporary or a const array a view or a gather.
+
+#include <loom/array.hpp>
+
+#include "api/builders.hpp"
+#include "graph/node.hpp"
+
+namespace loom {
+
+using detail::NodeRef;
+
+Array Array::operator[](std::int64_t i) const& { return index(std::vector<Index>{Index(i)}); }
+Array Array::operator[](Slice s) const& { return index(std::vector<Index>{Index(s)}); }
+Array Array::operator[](std::initializer_list<Index> idx) const& {
+  return index(std::span<const Index>(idx.begin(), idx.size()));
+}
+IndexRef Array::operator[](std::int64_t i) & { return IndexRef(*this, {Index(i)}); }
+IndexRef Array::operator[](Slice s) & { return IndexRef(*this, {Index(s)}); }
+IndexRef Array::operator[](std::initializer_list<Index> idx) & { return IndexRef(*this, std::vector<Index>(idx)); }
+IndexRef Array::operator[](const Array& mask) & { return IndexRef(*this, {Index(mask)}); }
+
+Array Array::index(std::span<const Index> idx) const {
+  for (const Index& e : idx) {
+    if (std::holds_alternative<IndexArray>(e.value())) return detail::advanced_index(*this, idx);
+  }
+  const NodeRef n = detail::leaf_of(*this, "index");
+  const detail::BasicIndex b = detail::basic_index(n->shape, idx);
+  return Array(detail::view_node(n, b.map, b.shape));
+}
+
+}  // namespace loom
