@@ -41,6 +41,12 @@ bool Array::is_evaluated() const {
 
 Array Array::from_scalar(const Scalar& s) { return Array(detail::make_constant(s, s.weak)); }
 
+const NodePtr& Array::pending_node() const {
+  detail::PendingRead& p = *pending_;
+  std::call_once(p.once, [&p] { p.node = p.read(); });
+  return p.node;
+}
+
 std::string Placement::to_string() const {
   return kind == DeviceKind::Host ? std::string("host") : fmt::format("gpu:{}", index);
 }

@@ -3,6 +3,7 @@
 // scalars, promotion, broadcasting, views) and report user errors at the user's line.
 
 #include <memory>
+#include <mutex>
 #include <span>
 #include <vector>
 #include <string>
@@ -12,6 +13,15 @@
 #include "graph/node.hpp"
 
 namespace loom::detail {
+
+// A read an index reference defers (x[mask] taken as an IndexRef: lib/index/indexing.cpp), made
+// once, when the reference is first used as an array (Array::pending_node).
+struct PendingRead {
+  virtual ~PendingRead() = default;
+  virtual NodePtr read() const = 0;
+  std::once_flag once;
+  NodePtr node;
+};
 
 // The node of an array; an evaluated node is replaced by a Buffer leaf over its result, so new
 // graphs never hold on to the computation that produced it.
@@ -50,6 +60,13 @@ Array reshaped(const Array& a, const Shape& shape);
 Array place(const Array& piece, const Shape& start, const Shape& shape, const Array& base);
 // parts (of one dtype, non-empty along axis) placed one after the other: their concatenation.
 Array place_all(const std::vector<Array>& parts, int axis);
+// Evaluated arrays of one dtype (not empty) joined along `axis` into `shape` by one library call
+// that copies rows (concatenate and stack of many inputs). The call layer installs it
+// (lib/calls/joining_calls.cpp) as the library loads: the joins are built here, below the calls,
+// and reach the call through this, never by a call up a layer.
+using JoinRows = Array (*)(const std::vector<Array>& parts, int axis, const Shape& shape);
+void install_join_rows(JoinRows f);
+Array join_rows(const std::vector<Array>& parts, int axis, const Shape& shape);
 // A view of n through map (composed into a Buffer's strides, or into an existing View's map).
 NodeRef view_node(const NodeRef& n, const IndexMap& map, const Shape& shape);
 
@@ -69,6 +86,8 @@ struct BasicIndex {
   std::vector<int> entry_axis;
 };
 BasicIndex basic_index(const Shape& shape, std::span<const Index> idx);
+// x viewed through a basic index (no index arrays): x[idx] as a view.
+Array basic_view(const Array& x, std::span<const Index> idx);
 // x[idx] with integer (or bool) arrays among the entries: NumPy's advanced indexing, a gather
 // (lib/api/indexing.cpp).
 // check_bounds: each index checked against its extent by the kernel that reads it (Op::CheckIndex:

@@ -86,6 +86,17 @@ Array place(const Array& piece, const Shape& start, const Shape& shape, const Ar
 
 }  // namespace detail
 
+namespace {
+detail::JoinRows g_join_rows = nullptr;
+}  // namespace
+
+void detail::install_join_rows(JoinRows f) { g_join_rows = f; }
+
+Array detail::join_rows(const std::vector<Array>& parts, int axis, const Shape& shape) {
+  if (!g_join_rows) throw InternalError("internal: concatenate: no row-copy call installed");
+  return g_join_rows(parts, axis, shape);
+}
+
 // parts (of one dtype, non-empty along axis) placed one after the other over the ones before.
 Array detail::place_all(const std::vector<Array>& parts, int axis) {
   Shape shape = parts[0].shape();

@@ -376,8 +376,13 @@ Array geomspace(double start, double stop, std::int64_t num, bool endpoint, DTyp
   if (start == 0 || stop == 0) throw ValueError("Geometric sequence cannot include zero");
   const double sign = start < 0 ? -1.0 : 1.0;
   Array r = logspace(std::log10(start / sign), std::log10(stop / sign), num, endpoint, 10.0);
-  if (num > 0) r[{0}] = start / sign;  // the ends exactly, as NumPy
-  if (num > 1 && endpoint) r[{-1}] = stop / sign;
+  // The ends exactly, as NumPy (r[0] = start, r[-1] = stop): one element placed over r.
+  const auto end_at = [&r](std::int64_t k, double v) {
+    const Shape one{1};
+    return detail::place(full(one, Scalar::of(v, false), r.dtype()), Shape{k}, r.shape(), r);
+  };
+  if (num > 0) r = end_at(0, start / sign);
+  if (num > 1 && endpoint) r = end_at(num - 1, stop / sign);
   return (sign < 0 ? r * Array(-1.0) : r).astype(dtype);
 }
 

@@ -242,7 +242,7 @@ Array Array::slice(int axis, std::optional<std::int64_t> start, std::optional<st
   const int a = detail::normalize_axis(axis, ndim());
   for (int i = 0; i < a; ++i) idx.emplace_back(loom::all);
   idx.emplace_back(Slice(start, stop, step));
-  return index(idx);
+  return detail::basic_view(*this, idx);
 }
 
 namespace detail {
@@ -312,6 +312,12 @@ BasicIndex basic_index(const Shape& shape, std::span<const Index> idx) {
   while (k < nd) full_dim();
   m.out_ndim = out.size();
   return r;
+}
+
+Array basic_view(const Array& x, std::span<const Index> idx) {
+  const NodeRef n = leaf_of(x, "index");
+  const BasicIndex b = basic_index(n->shape, idx);
+  return Array(view_node(n, b.map, b.shape));
 }
 
 }  // namespace detail

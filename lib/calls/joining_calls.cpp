@@ -78,6 +78,9 @@ Array copy_call(const std::vector<Array>& parts, int axis, const Shape& shape) {
   return calls::make_call_arrays(spec)[0];
 }
 
+// Installed as the library loads: concatenate and stack reach it through detail::join_rows.
+[[maybe_unused]] const bool g_installed = (detail::install_join_rows(&copy_call), true);
+
 }  // namespace
 
 Array concatenate(const std::vector<Array>& arrays_in, std::optional<std::int64_t> axis_in) {
@@ -116,7 +119,7 @@ Array concatenate(const std::vector<Array>& arrays_in, std::optional<std::int64_
   }
   if (parts.empty()) return zeros(shape, t);  // every input empty along the axis
   if (parts.size() > kMaxPieces && shape.numel() > 0 && std::all_of(parts.begin(), parts.end(), evaluated)) {
-    return copy_call(parts, axis, shape);
+    return detail::join_rows(parts, axis, shape);
   }
   while (parts.size() > kMaxPieces) {
     std::vector<Array> groups;
@@ -143,7 +146,7 @@ Array stack(const std::vector<Array>& arrays, std::int64_t axis) {
   if (arrays.size() > kMaxPieces && arrays[0].size() > 0 && std::all_of(arrays.begin(), arrays.end(), ready)) {
     Shape shape = arrays[0].shape();
     shape.insert(ax, static_cast<std::int64_t>(arrays.size()));
-    return copy_call(arrays, ax, shape);  // the inputs as they are: no view with the new axis
+    return detail::join_rows(arrays, ax, shape);  // the inputs as they are: no view with the new axis
   }
   std::vector<Array> ex;
   for (const Array& a : arrays) ex.push_back(a.expand_dims(ax));

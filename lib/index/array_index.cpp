@@ -8,8 +8,6 @@
 
 namespace loom {
 
-using detail::NodeRef;
-
 Array Array::operator[](std::int64_t i) const& { return index(std::vector<Index>{Index(i)}); }
 Array Array::operator[](Slice s) const& { return index(std::vector<Index>{Index(s)}); }
 Array Array::operator[](std::initializer_list<Index> idx) const& {
@@ -24,9 +22,7 @@ Array Array::index(std::span<const Index> idx) const {
   for (const Index& e : idx) {
     if (std::holds_alternative<IndexArray>(e.value())) return detail::advanced_index(*this, idx);
   }
-  const NodeRef n = detail::leaf_of(*this, "index");
-  const detail::BasicIndex b = detail::basic_index(n->shape, idx);
-  return Array(detail::view_node(n, b.map, b.shape));
+  return detail::basic_view(*this, idx);
 }
 
 }  // namespace loom

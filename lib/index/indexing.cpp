@@ -588,22 +588,16 @@ AtRef Array::at(const Index& index) const { return AtRef(*this, std::vector<Inde
 AtRef Array::at(std::initializer_list<Index> index) const { return AtRef(*this, std::vector<Index>(index)); }
 AtRef Array::at(std::span<const Index> index) const { return AtRef(*this, std::vector<Index>(index.begin(), index.end())); }
 
-namespace detail {
+namespace {
 
 // x[mask] as IndexRef defers it: x's value when the index was taken, and the read once made.
-struct PendingRead {
+struct MaskRead final : detail::PendingRead {
+  MaskRead(Array x_, Array mask_) : x(std::move(x_)), mask(std::move(mask_)) {}
+  NodePtr read() const override { return static_cast<const Array&>(x)[mask].node(); }
   Array x, mask;
-  std::once_flag once;
-  NodePtr node;
 };
 
-}  // namespace detail
-
-const NodePtr& Array::pending_node() const {
-  detail::PendingRead& p = *pending_;
-  std::call_once(p.once, [&p] { p.node = static_cast<const Array&>(p.x)[p.mask].node(); });
-  return p.node;
-}
+}  // namespace
 
 IndexRef::IndexRef(Array& target, std::vector<Index> index) : target_(&target), index_(std::move(index)) {
   // One boolean mask of one or more dims: checked now (errors at the user's line), read when
@@ -612,9 +606,7 @@ IndexRef::IndexRef(Array& target, std::vector<Index> index) : target_(&target), 
   if (arr && arr->node && arr->node->dtype == DType::Bool && arr->node->shape.size() > 0) {
     const Array mask(arr->node);
     calls::mask_dims(Array(detail::leaf_of(target, "boolean index")), mask);
-    pending_ = std::make_shared<detail::PendingRead>();
-    pending_->x = target;
-    pending_->mask = mask;
+    pending_ = std::make_shared<MaskRead>(target, mask);
     return;
   }
   static_cast<Array&>(*this) = static_cast<const Array&>(target).index(index_);
