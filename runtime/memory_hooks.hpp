@@ -1,6 +1,6 @@
 #pragma once
 // The memory hooks of include/loom/memory.hpp: who is listening, and the one call every
-// allocation and free of array memory makes (device pools here, host buffers in exec/storage).
+// allocation and free of array memory makes (device pools here, host buffers in lib/storage).
 
 #include <atomic>
 

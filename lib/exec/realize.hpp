@@ -5,7 +5,7 @@
 // for it; else partition and plan each kernel (prepare: re-partitioned when a plan finds a view
 // that must be materialized), compile (exec/executable.hpp: kernels from the kernel cache or
 // NVRTC), launch, and keep the executable. LOOM_DEBUG_PASSES=1 prints the result of each step.
-// The memory helpers every exec file uses are exec/storage.hpp.
+// The memory helpers every exec file uses are storage/storage.hpp.
 
 #include <span>
 #include <string>
@@ -15,7 +15,7 @@
 #include "codegen/partition.hpp"
 #include <cuda_runtime_api.h>
 
-#include "exec/storage.hpp"
+#include "storage/storage.hpp"
 #include "graph/node.hpp"
 
 namespace loom::exec {

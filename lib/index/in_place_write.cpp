@@ -13,7 +13,7 @@
 
 #include "api/builders.hpp"
 #include "index/write_helpers.hpp"
-#include "exec/storage.hpp"
+#include "storage/storage.hpp"
 #include "graph/node.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"

@@ -24,7 +24,7 @@
 
 #include "api/builders.hpp"
 #include "io/npy.hpp"
-#include "exec/storage.hpp"
+#include "storage/storage.hpp"
 #include "graph/node.hpp"
 #include "graph/site.hpp"
 
@@ -395,7 +395,7 @@ void write_file(const std::string& path, std::span<const std::byte> bytes, const
 
 }  // namespace detail
 
-// The elements go through pinned chunks straight between the GPU and the file (exec/storage.hpp):
+// The elements go through pinned chunks straight between the GPU and the file (storage/storage.hpp):
 // no host copy of the whole array.
 void save(const std::string& path_in, const Array& a) {
   const std::string path = path_in.size() >= 4 && path_in.compare(path_in.size() - 4, 4, ".npy") == 0 ? path_in : path_in + ".npy";

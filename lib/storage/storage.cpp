@@ -1,4 +1,4 @@
-#include "exec/storage.hpp"
+#include "storage/storage.hpp"
 
 #include <algorithm>
 #include <cstdlib>
