@@ -124,9 +124,5 @@ int normalize_axis(std::int64_t axis, int ndim, const char* prefix = nullptr);
 // mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg 0 ...").
 Shape broadcast_all(const std::vector<Shape>& shapes);
 
-// Storage for new arrays: device memory when there is a GPU, host memory otherwise. Defined in
-// lib/exec, which owns the runtime.
-std::shared_ptr<Storage> allocate_storage(std::size_t nbytes);
-std::shared_ptr<Storage> upload_storage(const void* host, std::size_t nbytes);
 
 }  // namespace loom::detail

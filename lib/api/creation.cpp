@@ -12,6 +12,7 @@
 
 #include "api/builders.hpp"
 #include "graph/site.hpp"
+#include "storage/storage.hpp"
 
 namespace loom {
 

@@ -166,3 +166,27 @@ void write_storage_chunks(const detail::Storage& s, std::size_t nbytes, const Ch
 }
 
 }  // namespace loom::exec
+
+namespace loom::detail {
+
+std::shared_ptr<Storage> allocate_storage(std::size_t nbytes) {
+  if (!rt::has_gpu()) return exec::host_storage(nbytes);
+  return exec::device_storage(rt::current_device(), nbytes);
+}
+
+std::shared_ptr<Storage> upload_storage(const void* host, std::size_t nbytes) {
+  std::shared_ptr<Storage> s = allocate_storage(nbytes);
+  if (nbytes == 0) return s;
+  if (s->on_host()) {
+    std::memcpy(s->data(), host, nbytes);
+  } else {
+    cudaStream_t stream = rt::current_stream(s->placement().index);
+    exec::order_after_last_use(*s, stream);
+    LOOM_CHECK_CUDA(cudaMemcpyAsync(s->data(), host, nbytes, cudaMemcpyHostToDevice, stream));
+    // The host data may be freed when asarray returns: wait for the copy.
+    LOOM_CHECK_CUDA(cudaStreamSynchronize(stream));
+  }
+  return s;
+}
+
+}  // namespace loom::detail

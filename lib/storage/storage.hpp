@@ -40,3 +40,11 @@ void read_storage_chunks(const detail::Storage& s, std::size_t offset, std::size
 void write_storage_chunks(const detail::Storage& s, std::size_t nbytes, const ChunkSource& source);
 
 }  // namespace loom::exec
+
+namespace loom::detail {
+
+// Storage for new arrays: device memory when there is a GPU, host memory otherwise.
+std::shared_ptr<Storage> allocate_storage(std::size_t nbytes);
+std::shared_ptr<Storage> upload_storage(const void* host, std::size_t nbytes);
+
+}  // namespace loom::detail
