@@ -118,6 +118,90 @@ int axis_of(std::int64_t axis, int ndim) { return detail::normalize_axis(axis, n
 
 namespace {
 
+constexpr std::size_t kMaxPieces = 8;
+
+DType common_dtype(const std::vector<Array>& arrays) {
+  DType t = arrays[0].dtype();
+  for (std::size_t i = 1; i < arrays.size(); ++i) t = promote_types(t, arrays[i].dtype());
+  return t;
+}
+
+bool evaluated(const Array& a) { return a.node()->op == detail::Op::Buffer; }
+
+}  // namespace
+
+Array concatenate(const std::vector<Array>& arrays_in, std::optional<std::int64_t> axis_in) {
+  if (arrays_in.empty()) throw ValueError("need at least one array to concatenate");
+  std::vector<Array> arrays;
+  for (const Array& a : arrays_in) {
+    detail::leaf_of(a, "concatenate");  // a handle with no array is an error
+    arrays.push_back(axis_in ? a : detail::reshaped(a, {a.size()}));
+  }
+  const int nd = arrays[0].ndim();
+  if (nd == 0) throw ValueError("zero-dimensional arrays cannot be concatenated");
+  for (std::size_t i = 1; i < arrays.size(); ++i) {
+    if (arrays[i].ndim() != nd) {
+      throw ValueError(fmt::format("all the input arrays must have same number of dimensions, but the array at "
+                                   "index 0 has {} dimension(s) and the array at index {} has {} dimension(s)",
+                                   nd, i, arrays[i].ndim()));
+    }
+  }
+  const int axis = detail::normalize_axis(axis_in.value_or(0), nd);
+  Shape shape = arrays[0].shape();
+  for (std::size_t i = 1; i < arrays.size(); ++i) {
+    for (int d = 0; d < nd; ++d) {
+      if (d != axis && arrays[i].shape()[d] != shape[d]) {
+        throw ValueError(fmt::format("all the input array dimensions except for the concatenation axis must match "
+                                     "exactly, but along dimension {}, the array at index 0 has size {} and the "
+                                     "array at index {} has size {}",
+                                     d, shape[d], i, arrays[i].shape()[d]));
+      }
+    }
+    shape[axis] += arrays[i].shape()[axis];
+  }
+  const DType t = common_dtype(arrays);
+  std::vector<Array> parts;
+  for (const Array& a : arrays) {
+    if (a.shape()[axis] > 0) parts.push_back(a.dtype() == t ? a : astype(a, t));
+  }
+  if (parts.empty()) return zeros(shape, t);  // every input empty along the axis
+  if (parts.size() > kMaxPieces && shape.numel() > 0 && std::all_of(parts.begin(), parts.end(), evaluated)) {
+    return detail::join_rows(parts, axis, shape);
+  }
+  while (parts.size() > kMaxPieces) {
+    std::vector<Array> groups;
+    for (std::size_t i = 0; i < parts.size(); i += kMaxPieces) {
+      const std::vector<Array> g(parts.begin() + static_cast<std::ptrdiff_t>(i),
+                                 parts.begin() + static_cast<std::ptrdiff_t>(std::min(parts.size(), i + kMaxPieces)));
+      const Array joined = detail::place_all(g, axis);
+      groups.push_back(g.size() == 1 ? joined : Array(detail::make_copy(detail::leaf_of(joined, "concatenate"), true)));
+    }
+    parts = std::move(groups);
+  }
+  return detail::place_all(parts, axis);
+}
+
+Array stack(const std::vector<Array>& arrays, std::int64_t axis) {
+  if (arrays.empty()) throw ValueError("need at least one array to stack");
+  for (const Array& a : arrays) {
+    detail::leaf_of(a, "stack");
+    if (a.shape() != arrays[0].shape()) throw ValueError("all input arrays must have the same shape");
+  }
+  const int ax = detail::normalize_axis(axis, arrays[0].ndim() + 1);
+  const DType t = common_dtype(arrays);
+  const auto ready = [t](const Array& a) { return a.dtype() == t && evaluated(a); };
+  if (arrays.size() > kMaxPieces && arrays[0].size() > 0 && std::all_of(arrays.begin(), arrays.end(), ready)) {
+    Shape shape = arrays[0].shape();
+    shape.insert(ax, static_cast<std::int64_t>(arrays.size()));
+    return detail::join_rows(arrays, ax, shape);  // the inputs as they are: no view with the new axis
+  }
+  std::vector<Array> ex;
+  for (const Array& a : arrays) ex.push_back(a.expand_dims(ax));
+  return concatenate(ex, ax);
+}
+
+namespace {
+
 std::vector<Array> each(const std::vector<Array>& arrays, Array (*f)(const Array&)) {
   std::vector<Array> out;
   for (const Array& a : arrays) out.push_back(f(a));
@@ -277,7 +361,7 @@ std::vector<Array> unstack(const Array& a, std::int64_t axis) {
   for (std::int64_t i = 0; i < a.shape()[ax]; ++i) {
     std::vector<Index> idx(static_cast<std::size_t>(ax), Index(all));
     idx.emplace_back(i);
-    out.push_back(a.index(idx));
+    out.push_back(detail::basic_view(a, idx));
   }
   return out;
 }
