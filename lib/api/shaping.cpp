@@ -113,7 +113,7 @@ Array resize(const Array& a, const Shape& new_shape) {
   if (a.size() == 0 || n == 0) return zeros(new_shape, a.dtype());
   const std::int64_t reps = (n + a.size() - 1) / a.size();
   const Array flat = tile(detail::reshaped(a, {a.size()}), {reps});
-  return detail::reshaped(flat[Slice(0, n)], new_shape);
+  return detail::reshaped(flat.slice(0, 0, n), new_shape);
 }
 
 // --- diagonals and triangles ---
