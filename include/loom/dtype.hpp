@@ -101,8 +101,28 @@ constexpr bool is_inexact(DType t) { return is_floating(t) || is_complex(t); }
 // float16 and bfloat16 are stored in 2 bytes and computed in float32.
 constexpr bool is_half(DType t) { return t == DType::Float16 || t == DType::BFloat16; }
 
-// "float32", "int64", "bool", ... as NumPy spells them.
-std::string_view name(DType t);
+// "float32", "int64", "bool", ... as NumPy spells them (inline: every layer names dtypes, the
+// runtime's library wrappers too).
+constexpr std::string_view name(DType t) {
+  switch (t) {
+    case DType::Bool: return "bool";
+    case DType::Int8: return "int8";
+    case DType::Int16: return "int16";
+    case DType::Int32: return "int32";
+    case DType::Int64: return "int64";
+    case DType::UInt8: return "uint8";
+    case DType::UInt16: return "uint16";
+    case DType::UInt32: return "uint32";
+    case DType::UInt64: return "uint64";
+    case DType::Float16: return "float16";
+    case DType::BFloat16: return "bfloat16";
+    case DType::Float32: return "float32";
+    case DType::Float64: return "float64";
+    case DType::Complex64: return "complex64";
+    case DType::Complex128: return "complex128";
+  }
+  return "?";
+}
 std::ostream& operator<<(std::ostream& os, DType t);
 
 // NumPy 2 (NEP 50) promotion of two array dtypes: np.promote_types. bfloat16 ranks with
