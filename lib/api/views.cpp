@@ -322,6 +322,11 @@ Array basic_view(const Array& x, std::span<const Index> idx) {
 
 }  // namespace detail
 
+// An integer or a slice is a basic index: a view, whatever layer asks (x[{...}] may hold index
+// arrays: lib/index/array_index.cpp).
+Array Array::operator[](std::int64_t i) const& { return detail::basic_view(*this, std::vector<Index>{Index(i)}); }
+Array Array::operator[](Slice s) const& { return detail::basic_view(*this, std::vector<Index>{Index(s)}); }
+
 Array Array::astype(DType dtype) const { return loom::astype(*this, dtype); }
 Array Array::copy() const {
   return Array(detail::make_copy(detail::leaf_of(*this, "copy"), false));

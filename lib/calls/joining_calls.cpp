@@ -1,11 +1,9 @@
-// concatenate and stack (include/loom/manipulation.hpp): NumPy's checks and dtype promotion, then the inputs
-// placed one after the other (lib/api/joining.cpp: a chain of Op::Place nodes that the consuming
-// kernel fuses). Each element of such a kernel tests every piece's box, so past 8 inputs:
-//   - all of them evaluated (buffers or views of buffers): one barrier call copies them, rows of
-//     each input into their columns of the output, up to 64 inputs a launch
-//     (runtime/libs/cub/copy_rows.cu: 16 bytes a thread where the alignment allows);
-//   - else groups of 8 are joined by kernels of their own first (bench/NOTES.md), and the groups
-//     placed as above.
+// The row-copy call of concatenate and stack (lib/api/joining.cpp builds the joins: a chain of
+// Op::Place nodes that the consuming kernel fuses). Each element of such a kernel tests every
+// piece's box, so past 8 inputs that are all evaluated (buffers or views of buffers) one barrier
+// call copies them, rows of each input into their columns of the output, up to 64 inputs a
+// launch (runtime/libs/cub/copy_rows.cu: 16 bytes a thread where the alignment allows). It is
+// installed as the library loads and reached through detail::join_rows.
 
 #include <algorithm>
 #include <cstring>

@@ -18,6 +18,7 @@
 #include <loom/ops.hpp>
 
 #include "graph/node.hpp"
+#include "api/builders.hpp"
 #include "calls/random_draw.hpp"
 
 namespace loom::random {
@@ -59,7 +60,10 @@ std::pair<Array, Array> halves(const Array& words, const Shape& shape) {
   Shape s2 = shape;
   s2.push_back(2);
   const Array w = words.reshape(s2);
-  return {w[{ellipsis, 0}].astype(DType::UInt64), w[{ellipsis, 1}].astype(DType::UInt64)};
+  const auto half = [&w](std::int64_t k) {
+    return detail::basic_view(w, std::vector<Index>{ellipsis, Index(k)}).astype(DType::UInt64);
+  };
+  return {half(0), half(1)};
 }
 
 // floor(w * r / 2^64) for the 64-bit words w = hi * 2^32 + lo and 1 <= r < 2^64, from 32x32-bit

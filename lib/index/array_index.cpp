@@ -8,8 +8,6 @@
 
 namespace loom {
 
-Array Array::operator[](std::int64_t i) const& { return index(std::vector<Index>{Index(i)}); }
-Array Array::operator[](Slice s) const& { return index(std::vector<Index>{Index(s)}); }
 Array Array::operator[](std::initializer_list<Index> idx) const& {
   return index(std::span<const Index>(idx.begin(), idx.size()));
 }
