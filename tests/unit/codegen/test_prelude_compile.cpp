@@ -262,6 +262,14 @@ TEST_CASE("compile time of a tiny kernel with and without the prelude", "[prelud
     std::printf(", all three %.1f ms", all);
   }
   std::printf("\n");
-  // The prelude must stay light (DESIGN.md decision 6): a float kernel pays little for it.
-  CHECK(core < bare + 40.0);
+  // The prelude must stay light (DESIGN.md decision 6). Its cost is measured here and in
+  // bench_compile, not asserted (a timing depends on what else the machine runs); what keeps it
+  // light is asserted: the float headers include no system or toolkit header (a <cub/...> include
+  // alone costs ~2 s a kernel), only each other.
+  (void)core;
+  (void)with_complex;
+  for (const char* name : {"loom_core.cuh", "loom_complex.cuh", "loom_reduce.cuh"}) {
+    INFO(name);
+    CHECK(read_prelude(name).find("#include <") == std::string::npos);
+  }
 }
