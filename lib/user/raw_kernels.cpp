@@ -15,7 +15,7 @@
 #include "api/builders.hpp"
 #include "calls/call_helpers.hpp"
 #include "user/user_module.hpp"
-#include "exec/kernel_cache.hpp"
+#include "exec/compile_service.hpp"
 #include "graph/node.hpp"
 #include "reference/evaluator.hpp"
 #include "runtime/cuda_check.hpp"

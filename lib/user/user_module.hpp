@@ -1,7 +1,8 @@
 #pragma once
 // A user's CUDA module (include/loom/kernels.hpp): its code compiled by NVRTC with the user's
-// options only, cached in memory (by code, options, name expressions and architecture) and on
-// disk (without name expressions: the mangled names come from NVRTC), loaded once per device.
+// options only, through the compile service (exec/compile_service.hpp: cached in memory by code,
+// options, name expressions and architecture, on disk without name expressions), loaded once per
+// device.
 // RawKernel, RawModule, ElementwiseKernel and ReductionKernel launch from it.
 
 #include <map>
@@ -15,7 +16,7 @@
 #include <loom/errors.hpp>
 #include <loom/kernels.hpp>
 
-#include "exec/kernel_cache.hpp"
+#include "exec/compile_service.hpp"
 #include "graph/call.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
@@ -27,32 +28,20 @@ namespace loom {
 
 namespace detail {
 
-struct CompiledModule {
-  std::vector<char> cubin;
-  std::vector<std::string> lowered;  // one per name expression
-};
-
 struct UserModule {
   std::string code, label;  // label: "RawKernel add", "RawModule"
   KernelOptions options;
   std::vector<std::string> name_expressions;
-  std::mutex mu;
-  std::map<int, cudaLibrary_t> loaded;  // by device
 
-  ~UserModule() {
-    for (auto& [device, lib] : loaded) LOOM_WARN_CUDA(cudaLibraryUnload(lib));
-  }
+  mutable std::mutex mu;
+  mutable std::map<std::pair<int, int>, std::shared_ptr<const exec::Module>> by_arch;  // asked before
 
-  // Compiled for sm_<arch>: the process' memory cache, then the disk cache, then NVRTC.
-  std::shared_ptr<const CompiledModule> compiled(int cc_major, int cc_minor) const {
-    static std::mutex cache_mu;
-    static std::map<std::string, std::shared_ptr<const CompiledModule>> cache;
-    std::string key = fmt::format("{}.{}\n{}\n", cc_major, cc_minor, code);
-    for (const auto& o : options.options) key += o + '\n';
-    for (const auto& e : name_expressions) key += "#" + e + '\n';
+  // Compiled for sm_<arch> by the compile service (exec/compile_service.hpp: memory, disk, NVRTC);
+  // kept here after the first ask, so a launch hashes no source.
+  std::shared_ptr<const exec::Module> compiled(int cc_major, int cc_minor) const {
     {
-      std::lock_guard lock(cache_mu);
-      if (auto it = cache.find(key); it != cache.end()) return it->second;
+      std::lock_guard lock(mu);
+      if (auto it = by_arch.find({cc_major, cc_minor}); it != by_arch.end()) return it->second;
     }
     rt::CompileRequest req;
     req.source = code;
@@ -62,33 +51,15 @@ struct UserModule {
     req.user_code = true;
     req.extra_options = options.options;
     req.name_expressions = name_expressions;
-    auto c = std::make_shared<CompiledModule>();
-    const bool use_disk = rt::env().disk_cache && name_expressions.empty();
-    const std::vector<std::string> opts = rt::compile_options(req);
-    const rt::Hash128 dk = rt::disk_key(req.source, req.headers, rt::nvrtc_version(), cc_major, cc_minor, opts);
-    if (auto hit = use_disk ? exec::disk_cache().load(dk) : std::nullopt) {
-      exec::counters().disk_hits.fetch_add(1, std::memory_order_relaxed);
-      c->cubin = std::move(*hit);
-    } else {
-      rt::CompileResult r = rt::compile_cubin(req);
-      exec::counters().compiles.fetch_add(1, std::memory_order_relaxed);
-      c->cubin = std::move(r.cubin);
-      c->lowered = std::move(r.lowered_names);
-      if (use_disk && exec::disk_cache().store(dk, c->cubin)) exec::counters().disk_writes.fetch_add(1, std::memory_order_relaxed);
-    }
-    std::lock_guard lock(cache_mu);
-    return cache.emplace(key, std::move(c)).first->second;
+    std::shared_ptr<const exec::Module> m = exec::compile(req, label);
+    std::lock_guard lock(mu);
+    return by_arch.emplace(std::pair{cc_major, cc_minor}, std::move(m)).first->second;
   }
 
   // The library on `device` (the current one), compiled and loaded at the first use.
-  cudaLibrary_t library(int device) {
-    std::lock_guard lock(mu);
-    if (auto it = loaded.find(device); it != loaded.end()) return it->second;
+  cudaLibrary_t library(int device) const {
     const rt::DeviceProps& p = rt::device_props(device);
-    const auto c = compiled(p.cc_major, p.cc_minor);
-    cudaLibrary_t lib = rt::load_library(c->cubin, label);
-    loaded.emplace(device, lib);
-    return lib;
+    return compiled(p.cc_major, p.cc_minor)->library(device);
   }
 
   // The symbol of `name`: its lowered name when it is a name expression.
@@ -97,7 +68,7 @@ struct UserModule {
       if (name_expressions[i] != name) continue;
       const auto c = compiled(rt::has_gpu() ? rt::device_props(rt::current_device()).cc_major : 9,
                               rt::has_gpu() ? rt::device_props(rt::current_device()).cc_minor : 0);
-      return c->lowered[i];
+      return c->lowered()[i];
     }
     return name;
   }

@@ -138,3 +138,21 @@ TEST_CASE("raw kernels compile once for every launch and scalar", "[gpu][kernels
   const loom::RawKernel bad("extern \"C\" __global__ void f() { nope(); }", "f");
   CHECK_THROWS_AS(bad({1}, {1}, {}), loom::CompileError);
 }
+
+TEST_CASE("clear_memory_cache unloads user kernels too, and a kernel still held loads again", "[gpu][kernels]") {
+  const loom::RawKernel k(kAffine, "affine");
+  const Array x = loom::ones({64}, DType::Float32), y = loom::ones({64}, DType::Float64);
+  const auto run = [&](int b) {
+    return k({1}, {64}, {x, y, loom::Out{{64}, DType::Float32}, 2.0, std::int64_t{64}, b})[0].to_host<float>();
+  };
+  CHECK(run(1) == std::vector<float>(64, 4.0f));
+  const auto generated = (x * 3 + 1).to_host<float>();  // a generated kernel beside it
+  loom::clear_memory_cache();
+  // The kernel still held loads its module again (it was unloaded); the generated kernel comes
+  // back from the disk cache (or NVRTC when it is off), not from memory: the service forgot it.
+  const auto before = loom::cache_stats();
+  CHECK(run(2) == std::vector<float>(64, 5.0f));
+  CHECK((x * 3 + 1).to_host<float>() == generated);
+  const auto after = loom::cache_stats();
+  CHECK(after.disk_hits + after.compiles >= before.disk_hits + before.compiles + 1);
+}
