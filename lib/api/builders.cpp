@@ -15,13 +15,6 @@
 
 namespace loom::detail {
 
-NodeRef as_leaf(const NodeRef& n) {
-  if (n->op == Op::Buffer) return n;
-  const Realized* r = n->realized();
-  if (!r) return n;
-  return make_buffer(r->storage, n->dtype, n->shape, r->strides, r->offset);
-}
-
 NodeRef leaf_of(const Array& a, const char* op) {
   if (!a.valid()) throw ValueError(fmt::format("{}: an operand is an empty Array handle", op));
   return as_leaf(a.node());

@@ -24,9 +24,8 @@ struct PendingRead {
 };
 
 // The node of an array; an evaluated node is replaced by a Buffer leaf over its result, so new
-// graphs never hold on to the computation that produced it.
+// graphs never hold on to the computation that produced it (as_leaf: graph/node.hpp).
 NodeRef leaf_of(const Array& a, const char* op);
-NodeRef as_leaf(const NodeRef& n);
 
 // "(3,4)": NumPy's compact shape spelling in error messages.
 std::string compact(const Shape& s);

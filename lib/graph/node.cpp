@@ -424,4 +424,11 @@ case Op::Gather:
   return s;
 }
 
+NodeRef as_leaf(const NodeRef& n) {
+  if (n->op == Op::Buffer) return n;
+  const Realized* r = n->realized();
+  if (!r) return n;
+  return make_buffer(r->storage, n->dtype, n->shape, r->strides, r->offset);
+}
+
 }  // namespace loom::detail

@@ -276,6 +276,9 @@ NodeRef make_user_reduce(NodeRef input, std::uint32_t axes, std::shared_ptr<cons
 // A user node whose code is compiled with NVRTC options of its own.
 inline bool has_user_options(const Node& n) { return n.op == Op::User && !n.user()->options.empty(); }
 
+// An evaluated node as a Buffer leaf over its result (a Buffer, or a node not evaluated, as it is).
+NodeRef as_leaf(const NodeRef& n);
+
 // A node with its evaluated result counts as a leaf for every later plan.
 inline bool acts_as_leaf(const Node& n) { return is_leaf(n.op) || n.realized() != nullptr; }
 
