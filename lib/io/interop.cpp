@@ -13,41 +13,14 @@
 #include <loom/errors.hpp>
 #include <loom/interop.hpp>
 
-#include "api/builders.hpp"
 #include "graph/node.hpp"
-#include "runtime/cuda_check.hpp"
-#include "runtime/device.hpp"
+#include "storage/storage.hpp"
 
 namespace loom {
 
 namespace {
 
 constexpr std::uint8_t kDLBoolCode = 6;  // DLPack 0.8's kDLBool (the Debian header is 0.6)
-
-// Which device `ptr` is on, checked: the GPU `device` (the current one when -1), or the host
-// when loom runs without a GPU.
-Placement placement_of(const void* ptr, int device, const char* op) {
-  if (!rt::has_gpu()) {
-    if (device >= 0) throw ValueError(fmt::format("{}: GPU {} asked for, but there is no GPU", op, device));
-    return Placement{DeviceKind::Host, -1};
-  }
-  const int d = device >= 0 ? device : rt::current_device();
-  if (d >= rt::device_count()) throw ValueError(fmt::format("{}: device {} does not exist", op, d));
-  if (ptr != nullptr) {
-    cudaPointerAttributes attr{};
-    if (cudaPointerGetAttributes(&attr, ptr) != cudaSuccess) {
-      (void)cudaGetLastError();
-      throw ValueError(fmt::format("{}: {} is not memory CUDA knows", op, ptr));
-    }
-    if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged) {
-      throw ValueError(fmt::format("{}: {} is host memory, not GPU memory", op, ptr));
-    }
-    if (attr.type == cudaMemoryTypeDevice && attr.device != d) {
-      throw ValueError(fmt::format("{}: {} is on GPU {}, not GPU {}", op, ptr, attr.device, d));
-    }
-  }
-  return Placement{DeviceKind::GPU, d};
-}
 
 // The elements [lo, hi) from ptr (hi exclusive) that an array of `shape` and element `strides`
 // reaches: ValueError naming `op` where the offsets of its elements, in elements or in bytes,
@@ -107,7 +80,7 @@ Array wrap(void* ptr, const Shape& shape, DType dtype, const Shape& strides, int
   const auto item = static_cast<std::int64_t>(itemsize(dtype));
   if (ptr == nullptr && shape.numel() > 0) throw ValueError(fmt::format("{}: a null pointer for {} elements", op, shape.numel()));
   const Extent e = extent_of(ptr, shape, strides, item, op);
-  const Placement where = placement_of(ptr, device, op);
+  const Placement where = exec::placement_of(ptr, device, op);
   void* base = static_cast<char*>(ptr) + e.lo * item;
   auto storage = std::make_shared<detail::Storage>(base, static_cast<std::size_t>((e.hi - e.lo) * item), where,
                                                    [release = std::move(release), op](void*) noexcept {
@@ -235,9 +208,9 @@ Array from_dlpack(DLManagedTensor* tensor, void* producer_stream) {
   if (tensor == nullptr) throw ValueError("from_dlpack: a null tensor");
   const DLTensor& t = tensor->dl_tensor;
   const bool host = t.device.device_type == kDLCPU;
-  if (t.device.device_type != kDLCUDA && t.device.device_type != kDLCUDAManaged && !(host && !rt::has_gpu())) {
+  if (t.device.device_type != kDLCUDA && t.device.device_type != kDLCUDAManaged && !(host && !gpu_available())) {
     throw ValueError(fmt::format("from_dlpack: the tensor is on a device of DLPack type {} (loom takes CUDA tensors{})",
-                                 static_cast<int>(t.device.device_type), rt::has_gpu() ? "" : ", or host ones without a GPU"));
+                                 static_cast<int>(t.device.device_type), gpu_available() ? "" : ", or host ones without a GPU"));
   }
   if (t.ndim < 0 || t.ndim > kMaxDims) throw ValueError(fmt::format("from_dlpack: {} dimensions", t.ndim));
   if (t.ndim > 0 && t.shape == nullptr) {
@@ -252,8 +225,8 @@ Array from_dlpack(DLManagedTensor* tensor, void* producer_stream) {
     (void)detail::checked_nbytes(shape, dtype, "from_dlpack");  // C order's strides are products of the extents
     strides = contiguous_strides(shape);
   }
-  if (producer_stream != nullptr && rt::has_gpu()) {
-    rt::stream_wait(rt::current_stream(rt::current_device()), static_cast<cudaStream_t>(producer_stream));
+  if (producer_stream != nullptr && gpu_available()) {
+    exec::wait_for_stream(static_cast<cudaStream_t>(producer_stream));
   }
   // A null data pointer stays null whatever the offset (wrap refuses it for any element).
   void* ptr = t.data == nullptr ? nullptr : static_cast<char*>(t.data) + t.byte_offset;

@@ -22,7 +22,6 @@
 #include <loom/errors.hpp>
 #include <loom/io.hpp>
 
-#include "api/builders.hpp"
 #include "io/npy.hpp"
 #include "storage/storage.hpp"
 #include "graph/node.hpp"

@@ -165,6 +165,33 @@ void write_storage_chunks(const detail::Storage& s, std::size_t nbytes, const Ch
   rt::raise_device_errors(c.device);
 }
 
+void wait_for_stream(cudaStream_t producer) {
+  rt::stream_wait(rt::current_stream(rt::current_device()), producer);
+}
+
+Placement placement_of(const void* ptr, int device, const char* op) {
+  if (!rt::has_gpu()) {
+    if (device >= 0) throw ValueError(fmt::format("{}: GPU {} asked for, but there is no GPU", op, device));
+    return Placement{DeviceKind::Host, -1};
+  }
+  const int d = device >= 0 ? device : rt::current_device();
+  if (d >= rt::device_count()) throw ValueError(fmt::format("{}: device {} does not exist", op, d));
+  if (ptr != nullptr) {
+    cudaPointerAttributes attr{};
+    if (cudaPointerGetAttributes(&attr, ptr) != cudaSuccess) {
+      (void)cudaGetLastError();
+      throw ValueError(fmt::format("{}: {} is not memory CUDA knows", op, ptr));
+    }
+    if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged) {
+      throw ValueError(fmt::format("{}: {} is host memory, not GPU memory", op, ptr));
+    }
+    if (attr.type == cudaMemoryTypeDevice && attr.device != d) {
+      throw ValueError(fmt::format("{}: {} is on GPU {}, not GPU {}", op, ptr, attr.device, d));
+    }
+  }
+  return Placement{DeviceKind::GPU, d};
+}
+
 }  // namespace loom::exec
 
 namespace loom::detail {

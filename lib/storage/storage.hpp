@@ -26,6 +26,14 @@ std::shared_ptr<detail::Storage> device_storage(int device, std::size_t nbytes, 
 // freed in the order of their last use.
 void order_after_last_use(const detail::Storage& s, cudaStream_t stream);
 
+// The current stream waits for the work queued so far on `producer` (another library's stream:
+// DLPack's exchange).
+void wait_for_stream(cudaStream_t producer);
+
+// Which device foreign memory at `ptr` is on, checked: the GPU `device` (the current one when
+// -1), or the host when loom runs without a GPU. ValueError naming `op` otherwise.
+Placement placement_of(const void* ptr, int device, const char* op);
+
 // Copies bytes of a storage to host memory (synchronizing with the current stream).
 void read_storage(const detail::Storage& s, std::size_t offset, std::size_t nbytes, void* dst);
 
