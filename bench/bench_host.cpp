@@ -88,10 +88,15 @@ int main(int argc, char** argv) {
     row("pack arguments (all words)", us_per(n, [&] {
           (void)loom::codegen::pack_params(prep.kernels[0], kernel->params, data_of, outs);
         }));
-    const loom::codegen::StaticArgs fixed = loom::codegen::pack_static(prep.kernels[0], kernel->params, 1);
+    std::vector<const loom::detail::Node*> slots;
+    const loom::codegen::StaticArgs fixed =
+        loom::codegen::pack_static(prep.kernels[0], kernel->params, 1, [&](const loom::detail::Node* nd) {
+          slots.push_back(nd);
+          return static_cast<int>(slots.size()) - 1;
+        });
     row("patch arguments (pointers and scalars: what a cached eval does)", us_per(n, [&] {
           std::vector<std::uint64_t> w = fixed.words;
-          loom::codegen::apply_patches(w, fixed.patches, {}, data_of, outs, {});
+          loom::codegen::apply_patches(w, fixed.patches, slots, data_of, outs, {});
         }));
     const std::vector<std::uint64_t> words = loom::codegen::pack_params(prep.kernels[0], kernel->params, data_of, outs);
     void* args[] = {const_cast<std::uint64_t*>(words.data())};

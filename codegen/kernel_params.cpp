@@ -215,7 +215,7 @@ std::vector<Param> kernel_params(const KernelPlan& p) {
   return ps;
 }
 
-StaticArgs pack_static(const KernelPlan& p, std::span<const Param> params, int splits) {
+StaticArgs pack_static(const KernelPlan& p, std::span<const Param> params, int splits, const SlotOf& slot_of) {
   StaticArgs a;
   a.words.reserve(params.size());
   const auto i64 = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
@@ -225,7 +225,8 @@ StaticArgs pack_static(const KernelPlan& p, std::span<const Param> params, int s
     const auto leaf = [&]() -> const Leaf& { return lp.leaves[static_cast<std::size_t>(q.index)]; };
     // A word filled in on every call: a pointer, or a value the fingerprint does not fix.
     const auto patch = [&](const Node* node, std::int64_t byte_offset = 0) {
-      a.patches.push_back(ArgPatch{q.kind, static_cast<int>(a.words.size()), q.index, q.sub, node, byte_offset});
+      a.patches.push_back(ArgPatch{q.kind, static_cast<int>(a.words.size()), q.index, q.sub,
+                                   node ? slot_of(node) : -1, byte_offset});
       a.words.push_back(0);
     };
     switch (q.kind) {
@@ -272,7 +273,7 @@ StaticArgs pack_static(const KernelPlan& p, std::span<const Param> params, int s
 }
 
 void apply_patches(std::span<std::uint64_t> words, std::span<const ArgPatch> patches,
-                   std::span<const Node* const> numbering, const DataOf& data_of,
+                   std::span<const Node* const> slots, const DataOf& data_of,
                    std::span<void* const> outputs, const Workspace& ws) {
   const auto i64 = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
   const auto f64 = [](double v) { return std::bit_cast<std::uint64_t>(v); };
@@ -288,8 +289,7 @@ void apply_patches(std::span<std::uint64_t> words, std::span<const ArgPatch> pat
     return 0;
   };
   for (const ArgPatch& a : patches) {
-    const Node* n = a.node;
-    if (n && !numbering.empty()) n = numbering[static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(n) - 1)];
+    const Node* n = a.slot >= 0 ? slots[static_cast<std::size_t>(a.slot)] : nullptr;
     std::uint64_t& w = words[static_cast<std::size_t>(a.word)];
     switch (a.kind) {
       case ParamKind::OutPtr: w = reinterpret_cast<std::uintptr_t>(outputs[static_cast<std::size_t>(a.index)]); break;
@@ -331,8 +331,12 @@ void apply_patches(std::span<std::uint64_t> words, std::span<const ArgPatch> pat
 std::vector<std::uint64_t> pack_params(const KernelPlan& p, std::span<const Param> params,
                                        const DataOf& data_of, std::span<void* const> outputs,
                                        const Workspace& ws) {
-  StaticArgs a = pack_static(p, params, ws.splits);
-  apply_patches(a.words, a.patches, {}, data_of, outputs, ws);
+  std::vector<const Node*> slots;
+  StaticArgs a = pack_static(p, params, ws.splits, [&](const Node* n) {
+    slots.push_back(n);
+    return static_cast<int>(slots.size()) - 1;
+  });
+  apply_patches(a.words, a.patches, slots, data_of, outputs, ws);
   return std::move(a.words);
 }
 

@@ -260,23 +260,25 @@ std::vector<std::uint64_t> pack_params(const KernelPlan& plan, std::span<const P
 // The same in two steps, for a plan launched many times (exec's executables): pack_static
 // fills the words fixed by the plan's structure, and lists the others (pointers, scalar values,
 // generator parameters, ddof: what the fingerprint leaves out) as patches with a word of 0;
-// apply_patches fills those in for one call. A patch's node is a pointer, or, when `numbering`
-// is not empty, an index into it plus one stored in the pointer (so that null stays null).
+// apply_patches fills those in for one call. A patch names the node it reads by slot: the
+// number slot_of gave it, an index into the `slots` of the call (never a pointer: an executable
+// outlives the graph it was planned for).
 struct ArgPatch {
   ParamKind kind;
   int word = 0;
   int index = 0;  // OutPtr: output; Partials: reduction
   int sub = 0;    // ScalarValue: 1 for a complex value's imaginary part
-  const Node* node = nullptr;
+  int slot = -1;  // the node whose data or value it takes (-1: none)
   std::int64_t byte_offset = 0;  // InPtr: the leaf's offset from its node's data
 };
 struct StaticArgs {
   std::vector<std::uint64_t> words;
   std::vector<ArgPatch> patches;
 };
-StaticArgs pack_static(const KernelPlan& plan, std::span<const Param> params, int splits);
+using SlotOf = std::function<int(const Node*)>;
+StaticArgs pack_static(const KernelPlan& plan, std::span<const Param> params, int splits, const SlotOf& slot_of);
 void apply_patches(std::span<std::uint64_t> words, std::span<const ArgPatch> patches,
-                   std::span<const Node* const> numbering, const DataOf& data_of,
+                   std::span<const Node* const> slots, const DataOf& data_of,
                    std::span<void* const> outputs, const Workspace& workspace);
 
 // The launch shape for a plan on a device with `sm_count` multiprocessors. Reductions that split

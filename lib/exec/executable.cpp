@@ -107,9 +107,6 @@ class Numbers {
   std::unordered_map<const Node*, int> index_;
 };
 
-// A number in a pointer's place, plus one: null stays null (codegen::apply_patches).
-const Node* as_number(int i) { return reinterpret_cast<const Node*>(static_cast<std::uintptr_t>(i) + 1); }
-
 // The executable of a prepared plan: kernels found or compiled, launch shapes, argument words.
 Executable make_executable(const Prepared& p, int device, Numbers& num) {
   Executable e;
@@ -124,10 +121,8 @@ Executable make_executable(const Prepared& p, int device, Numbers& num) {
     if (kp.numel > 0) {
       k.kernel = kernel_for(device, kp);
       k.dims = codegen::launch_dims(kp, sms, k.kernel->blocks_per_sm);
-      codegen::StaticArgs args = codegen::pack_static(kp, k.kernel->params, k.dims.splits);
-      for (codegen::ArgPatch& a : args.patches) {
-        if (a.node) a.node = as_number(num.of(a.node));
-      }
+      codegen::StaticArgs args =
+          codegen::pack_static(kp, k.kernel->params, k.dims.splits, [&](const Node* n) { return num.of(n); });
       k.words = std::move(args.words);
       k.patches = std::move(args.patches);
       const auto add_inputs = [&](const KernelPlan& plan) {

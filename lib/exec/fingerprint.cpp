@@ -5,6 +5,8 @@
 #include <memory>
 #include <unordered_map>
 
+#include "graph/payload.hpp"
+
 namespace loom::exec {
 
 using detail::Node;
@@ -96,6 +98,43 @@ template <class T> class Numbering {
   std::unordered_map<const T*, int> map_;
 };
 
+// A node's payload as the fingerprint holds it (graph/payload.hpp): structure and layout; of a
+// buffer's memory, its alignment and which storage it is among the graph's (views of one array
+// share a pointer in kernels: codegen::Leaf::share); not values (kernel arguments), nor the
+// shape again (every record has it).
+struct Structure {
+  Writer& b;
+  Numbering<detail::Storage>& storages;
+  void operator()(detail::Field f, const Shape& s) {
+    if (f != detail::Field::Shape) b.put_shape(s);
+  }
+  void operator()(detail::Field, const detail::IndexMap& m) {
+    b.put(m.in_ndim);
+    for (int i = 0; i < m.out_ndim; ++i) {
+      b.put(m.dim[i]);
+      b.put(m.coef[i]);
+    }
+    for (int k = 0; k < m.in_ndim; ++k) b.put(m.offset[k]);
+  }
+  void operator()(detail::Field f, std::int64_t v) {
+    if (f != detail::Field::Value) b.put(v);
+  }
+  void operator()(detail::Field f, bool v) {
+    if (f != detail::Field::Value) b.put(v);
+  }
+  void operator()(detail::Field, std::uint32_t v) { b.put(v); }
+  void operator()(detail::Field, detail::ReduceKind k) { b.put(static_cast<int>(k)); }
+  void operator()(detail::Field, const Scalar&) {}  // values only
+  void operator()(detail::Field, const std::shared_ptr<const detail::UserOp>& u) {
+    b.put(u ? static_cast<std::int64_t>(u->hash) : 0);  // the user's code decides the kernel
+  }
+  void operator()(detail::Field, const std::shared_ptr<detail::Storage>& s) {
+    b.put(alignment_class(s->data()));
+    b.put(storages.of(s.get()));
+  }
+  void operator()(detail::Field, const std::shared_ptr<const detail::CallSpec>&) {}  // run before planning
+};
+
 }  // namespace
 
 Fingerprint fingerprint(std::span<const NodeRef> outputs, bool fusion, int max_kernel_ops, int device) {
@@ -136,50 +175,15 @@ Fingerprint fingerprint(std::span<const NodeRef> outputs, bool fusion, int max_k
           b.put(static_cast<int>(r ? Op::Buffer : n->op));
           b.put(static_cast<int>(n->dtype));
           b.put_shape(n->shape);
-          if (r) {
-            b.put_shape(r->strides);
-            b.put(r->offset);
-            b.put(alignment_class(r->storage->data()));
-            b.put(storages.of(r->storage.get()));
+          Structure visit{b, storages};
+          if (r) {  // an evaluated node: a buffer's payload
+            visit(detail::Field::Layout, r->strides);
+            visit(detail::Field::Layout, r->offset);
+            visit(detail::Field::Identity, r->storage);
           } else {
-            b.put(n->force_materialize);
             b.put(n->num_inputs);
             for (int i = 0; i < n->num_inputs; ++i) b.put(num.find(n->inputs[static_cast<std::size_t>(i)].get()));
-            switch (n->op) {
-              case Op::Buffer:
-                b.put_shape(n->strides());
-                b.put(n->offset());
-                b.put(alignment_class(n->storage()->data()));
-                b.put(storages.of(n->storage().get()));
-                break;
-              case Op::View:
-              case Op::Place:
-                b.put(n->map().in_ndim);
-                for (int i = 0; i < n->map().out_ndim; ++i) {
-                  b.put(n->map().dim[i]);
-                  b.put(n->map().coef[i]);
-                }
-                for (int k = 0; k < n->map().in_ndim; ++k) b.put(n->map().offset[k]);
-                break;
-              case Op::Reduce:
-                b.put(static_cast<int>(n->reduce_kind()));
-                b.put(n->axes());
-                if (n->user()) b.put(static_cast<std::int64_t>(n->user()->hash));  // its state's code
-                break;
-              case Op::User:  // the user's code decides the kernel
-                b.put(static_cast<std::int64_t>(n->user()->hash));
-                break;
-              // Scalar values, generator parameters, ddof: kernel arguments, not structure.
-              case Op::Constant:
-              case Op::Arange:
-              case Op::Linspace:
-              case Op::Eye:
-              case Op::Call:
-              case Op::Reshape:
-case Op::Gather:
-#include "graph/elementwise_cases.inc"
-                break;
-            }
+            detail::for_each_payload(visit, *n);
           }
           stack.pop_back();
         }

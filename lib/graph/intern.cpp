@@ -6,6 +6,8 @@
 
 #include <loom/errors.hpp>
 
+#include "graph/payload.hpp"
+
 namespace loom::detail {
 
 namespace {
@@ -59,61 +61,60 @@ std::uint64_t hash_shape(std::uint64_t h, const Shape& shape) {
   return h;
 }
 
-// The structure hash of a 0-d constant, computable before the node is built (make_constant's
-// probe of the table).
-std::uint64_t hash_constant(const Scalar& value, bool weak) {
-  return mix(mix(static_cast<std::uint64_t>(Op::Constant) << 8, bits_of(value)), weak);
+// The structure hash: the op, dtype and inputs' hashes, then the payload (graph/payload.hpp)
+// with every field but an elementwise node's or reduction's shape (it follows from the inputs).
+struct Hasher {
+  std::uint64_t h;
+  void operator()(Field, const Shape& s) { h = hash_shape(h, s); }
+  void operator()(Field, const Scalar& s) { h = mix(h, bits_of(s)); }
+  void operator()(Field, const IndexMap& m) {
+    for (int i = 0; i < m.out_ndim; ++i) h = mix(mix(h, static_cast<std::uint64_t>(m.dim[i])), static_cast<std::uint64_t>(m.coef[i]));
+    for (int k = 0; k < m.in_ndim; ++k) h = mix(h, static_cast<std::uint64_t>(m.offset[k]));
+  }
+  void operator()(Field, bool v) { h = mix(h, v); }
+  void operator()(Field, std::int64_t v) { h = mix(h, static_cast<std::uint64_t>(v)); }
+  void operator()(Field, std::uint32_t v) { h = mix(h, v); }
+  void operator()(Field, ReduceKind k) { h = mix(h, static_cast<std::uint64_t>(k)); }
+  // Which memory: the one place an address enters (it picks a table slot, never a plan).
+  void operator()(Field, const std::shared_ptr<Storage>& s) { h = mix(h, reinterpret_cast<std::uintptr_t>(s.get())); }
+  void operator()(Field, const std::shared_ptr<const UserOp>& u) { h = mix(h, u ? u->hash : 0); }
+  void operator()(Field, const std::shared_ptr<const CallSpec>&) {}  // calls are never merged
+};
+
+std::uint64_t hash_of(const Node& n) {
+  Hasher h{(static_cast<std::uint64_t>(n.op) << 8) | static_cast<std::uint64_t>(n.dtype)};
+  for (int i = 0; i < n.num_inputs; ++i) h.h = mix(h.h, n.inputs[static_cast<std::size_t>(i)]->structure_hash);
+  for_each_payload(h, n);
+  return h.h;
 }
 
-// Per class, only what can differ: an elementwise node's shape follows from its inputs (their
-// hashes hold theirs), a reduction's from its input and axes.
-std::uint64_t hash_of(const Node& n) {
-  std::uint64_t h = (static_cast<std::uint64_t>(n.op) << 8) | static_cast<std::uint64_t>(n.dtype);
-  for (int i = 0; i < n.num_inputs; ++i) h = mix(h, n.inputs[static_cast<std::size_t>(i)]->structure_hash);
-  switch (n.op) {
-    case Op::Constant:
-      if (n.shape.empty()) return hash_constant(n.value, n.weak);
-      return mix(hash_shape(h, n.shape), bits_of(n.value));
-    case Op::Buffer:
-      // Which memory: the one place an address enters (it picks a table slot, never a plan).
-      h = mix(mix(hash_shape(h, n.shape), reinterpret_cast<std::uintptr_t>(n.storage().get())),
-              static_cast<std::uint64_t>(n.offset()));
-      for (std::int64_t st : n.strides()) h = mix(h, static_cast<std::uint64_t>(st));
-      return h;
-    case Op::Arange:
-    case Op::Linspace:
-    case Op::Eye:
-    case Op::Call:
-      return mix(mix(mix(hash_shape(h, n.shape), bits_of(n.value)), bits_of(n.value2())), n.k());
-    case Op::User: return mix(h, n.user()->hash);
-    case Op::View:
-    case Op::Place:
-      h = hash_shape(h, n.shape);
-      for (int i = 0; i < n.map().out_ndim; ++i) h = mix(mix(h, n.map().dim[i]), n.map().coef[i]);
-      for (int k = 0; k < n.map().in_ndim; ++k) h = mix(h, n.map().offset[k]);
-      return h;
-    case Op::Reshape: return hash_shape(h, n.shape);
-    case Op::Reduce:
-      h = mix(mix(h, n.axes() | (static_cast<std::uint64_t>(n.reduce_kind()) << 32)), n.k());
-      return n.user() ? mix(h, n.user()->hash) : h;
-case Op::Gather:
-#include "graph/elementwise_cases.inc"
-      return n.force_materialize ? mix(h, 1) : h;  // a copy that cuts fusion is another node
-  }
-  return h;
+// The structure hash of a 0-d constant, computable before the node is built (make_constant's
+// probe of the table): that of a node on the stack.
+std::uint64_t hash_constant(const Scalar& value, bool weak) {
+  Node probe;
+  probe.op = Op::Constant;
+  probe.dtype = value.dtype;
+  probe.value = value;
+  probe.weak = weak;
+  return hash_of(probe);
 }
+
+// Equal: the same op, dtype, shape and input nodes, and every payload field equal (values bit
+// for bit, memory by identity).
+struct Same {
+  bool all = true;
+  void operator()(Field, const Scalar& a, const Scalar& b) { all = all && same_value(a, b); }
+  template <class T> void operator()(Field, const T& a, const T& b) { all = all && a == b; }
+};
 
 bool same_node(const Node& a, const Node& b) {
-  if (a.op != b.op || a.dtype != b.dtype || !(a.shape == b.shape) || a.num_inputs != b.num_inputs ||
-      a.weak != b.weak || a.force_materialize != b.force_materialize || !same_value(a.value, b.value)) {
-    return false;
-  }
+  if (a.op != b.op || a.dtype != b.dtype || !(a.shape == b.shape) || a.num_inputs != b.num_inputs) return false;
   for (int i = 0; i < a.num_inputs; ++i) {
     if (a.inputs[static_cast<std::size_t>(i)] != b.inputs[static_cast<std::size_t>(i)]) return false;
   }
-  return same_value(a.value2(), b.value2()) && same_value(a.value3(), b.value3()) && a.k() == b.k() &&
-         a.map() == b.map() && a.reduce_kind() == b.reduce_kind() && a.axes() == b.axes() &&
-         a.storage() == b.storage() && a.strides() == b.strides() && a.offset() == b.offset() && a.user() == b.user();
+  Same same;
+  for_each_payload(same, a, b);
+  return same.all;
 }
 
 bool mergeable(Op op) {

@@ -78,7 +78,11 @@ TEST_CASE("kernel arguments: fixed words, and patches for pointers and scalar va
   const loom::exec::Prepared p = loom::exec::prepare(r);
   const auto& kp = p.kernels[0];
   const auto params = loom::codegen::kernel_params(kp);
-  const loom::codegen::StaticArgs st = loom::codegen::pack_static(kp, params, 1);
+  std::vector<const loom::detail::Node*> slots;
+  const loom::codegen::StaticArgs st = loom::codegen::pack_static(kp, params, 1, [&](const loom::detail::Node* n) {
+    slots.push_back(n);
+    return static_cast<int>(slots.size()) - 1;
+  });
   REQUIRE(st.words.size() == params.size());
   // The output and input pointers and the two scalars are patched; the size is fixed.
   int outs = 0, ins = 0, scalars = 0;
@@ -86,6 +90,12 @@ TEST_CASE("kernel arguments: fixed words, and patches for pointers and scalar va
     CHECK(st.words[static_cast<std::size_t>(a.word)] == 0);
     outs += a.kind == loom::codegen::ParamKind::OutPtr;
     ins += a.kind == loom::codegen::ParamKind::InPtr;
+    // Nodes by slot: the input's and the scalars' (no pointer in a patch).
+    if (a.kind == loom::codegen::ParamKind::OutPtr) {
+      CHECK(a.slot == -1);
+    } else {
+      CHECK((a.slot >= 0 && a.slot < static_cast<int>(slots.size())));
+    }
     scalars += a.kind == loom::codegen::ParamKind::ScalarValue;
   }
   CHECK(outs == 1);
@@ -99,7 +109,7 @@ TEST_CASE("kernel arguments: fixed words, and patches for pointers and scalar va
     return loom::detail::buffer_storage(*nd)->data();
   };
   std::vector<std::uint64_t> words = st.words;
-  loom::codegen::apply_patches(words, st.patches, {}, data_of, outs_ptr, {});
+  loom::codegen::apply_patches(words, st.patches, slots, data_of, outs_ptr, {});
   CHECK(words == loom::codegen::pack_params(kp, params, data_of, outs_ptr));
   // The scalars are written as the kernel reads them (doubles for float values).
   int found = 0;
