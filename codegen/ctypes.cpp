@@ -4,21 +4,10 @@ namespace loom::codegen {
 
 const char* storage_ctype(DType t) {
   switch (t) {
-    case DType::Bool: return "bool";
-    case DType::Int8: return "signed char";
-    case DType::Int16: return "short";
-    case DType::Int32: return "int";
-    case DType::Int64: return "long long";
-    case DType::UInt8: return "unsigned char";
-    case DType::UInt16: return "unsigned short";
-    case DType::UInt32: return "unsigned int";
-    case DType::UInt64: return "unsigned long long";
-    case DType::Float16: return "__half";
-    case DType::BFloat16: return "__nv_bfloat16";
-    case DType::Float32: return "float";
-    case DType::Float64: return "double";
-    case DType::Complex64: return "loom::c64";
-    case DType::Complex128: return "loom::c128";
+#define LOOM_DTYPE(e, name, short_name, kind, size, host, device, cuda) \
+  case DType::e: return device;
+#include <loom/dtypes.def>
+#undef LOOM_DTYPE
   }
   return "?";
 }
@@ -31,25 +20,6 @@ const char* cast_target(DType t) {
   return storage_ctype(t);
 }
 
-const char* short_name(DType t) {
-  switch (t) {
-    case DType::Bool: return "b1";
-    case DType::Int8: return "i8";
-    case DType::Int16: return "i16";
-    case DType::Int32: return "i32";
-    case DType::Int64: return "i64";
-    case DType::UInt8: return "u8";
-    case DType::UInt16: return "u16";
-    case DType::UInt32: return "u32";
-    case DType::UInt64: return "u64";
-    case DType::Float16: return "f16";
-    case DType::BFloat16: return "bf16";
-    case DType::Float32: return "f32";
-    case DType::Float64: return "f64";
-    case DType::Complex64: return "c64";
-    case DType::Complex128: return "c128";
-  }
-  return "?";
-}
+const char* short_name(DType t) { return dtype_info(t).short_name.data(); }
 
 }  // namespace loom::codegen

@@ -32,30 +32,15 @@ int last_reduced_dim(const ReducePart& r) {
 
 // The C++ type of a reduction's result (what the epilogue receives).
 std::string result_ctype(const ReduceSpec& r) {
-  if (r.kind == ReduceKind::ArgMax || r.kind == ReduceKind::ArgMin) return "long long";
-  if (r.kind == ReduceKind::Any || r.kind == ReduceKind::All) return "bool";
-  return register_ctype(r.dtype);
+  return reduce_info(r.kind).index ? "long long" : register_ctype(r.dtype);
 }
 
+// The state struct (graph/reductions.def's state column): loom::red::Sum<float>, loom::red::Any,
+// or a ReductionKernel's own, defined by its preamble.
 std::string state_type(const ReduceSpec& r) {
-  const char* t = register_ctype(r.dtype);
-  switch (r.kind) {
-    case ReduceKind::Sum: return fmt::format("loom::red::Sum<{}>", t);
-    case ReduceKind::Prod: return fmt::format("loom::red::Prod<{}>", t);
-    case ReduceKind::Max: return fmt::format("loom::red::Max<{}>", t);
-    case ReduceKind::Min: return fmt::format("loom::red::Min<{}>", t);
-    case ReduceKind::NanMax: return fmt::format("loom::red::NanMax<{}>", t);
-    case ReduceKind::NanMin: return fmt::format("loom::red::NanMin<{}>", t);
-    case ReduceKind::ArgMax: return fmt::format("loom::red::ArgMax<{}>", t);
-    case ReduceKind::ArgMin: return fmt::format("loom::red::ArgMin<{}>", t);
-    case ReduceKind::Any: return "loom::red::Any";
-    case ReduceKind::All: return "loom::red::All";
-    case ReduceKind::Variance: return fmt::format("loom::red::Variance<{}>", t);
-    case ReduceKind::LogSumExp: return fmt::format("loom::red::LogSumExp<{}>", t);
-    case ReduceKind::SumExp: return fmt::format("loom::red::SumExp<{}>", t);
-    case ReduceKind::User: return r.node->user()->name;  // defined by its preamble
-  }
-  return "?";
+  if (r.kind == ReduceKind::User) return r.node->user()->name;
+  const detail::ReduceInfo& i = reduce_info(r.kind);
+  return i.typed ? fmt::format("{}<{}>", i.state, register_ctype(r.dtype)) : std::string(i.state);
 }
 
 ReduceEmitter::ReduceEmitter(const KernelPlan& p, std::span<const Param> params)

@@ -12,23 +12,15 @@
 namespace loom {
 
 enum class DType : std::uint8_t {
-  Bool,
-  Int8,
-  Int16,
-  Int32,
-  Int64,
-  UInt8,
-  UInt16,
-  UInt32,
-  UInt64,
-  Float16,
-  BFloat16,
-  Float32,
-  Float64,
-  Complex64,
-  Complex128,
+#define LOOM_DTYPE(e, name, short_name, kind, size, host, device, cuda) e,
+#include <loom/dtypes.def>
+#undef LOOM_DTYPE
 };
-inline constexpr int kNumDTypes = 15;
+inline constexpr int kNumDTypes = 0
+#define LOOM_DTYPE(e, name, short_name, kind, size, host, device, cuda) +1
+#include <loom/dtypes.def>
+#undef LOOM_DTYPE
+    ;
 
 // Shorthands, as NumPy's names: loom::float32, loom::int64, ...
 inline constexpr DType bool_ = DType::Bool;
@@ -49,47 +41,35 @@ inline constexpr DType complex128 = DType::Complex128;
 
 enum class DKind : std::uint8_t { Bool, Signed, Unsigned, Float, Complex };
 
-constexpr DKind kind(DType t) {
-  switch (t) {
-    case DType::Bool: return DKind::Bool;
-    case DType::Int8:
-    case DType::Int16:
-    case DType::Int32:
-    case DType::Int64: return DKind::Signed;
-    case DType::UInt8:
-    case DType::UInt16:
-    case DType::UInt32:
-    case DType::UInt64: return DKind::Unsigned;
-    case DType::Float16:
-    case DType::BFloat16:
-    case DType::Float32:
-    case DType::Float64: return DKind::Float;
-    case DType::Complex64:
-    case DType::Complex128: return DKind::Complex;
+// A row of dtypes.def, as data.
+struct DTypeInfo {
+  DType dtype;
+  std::string_view name;
+  std::string_view short_name;
+  DKind kind;
+  std::size_t itemsize;
+};
+inline constexpr DTypeInfo kDTypeInfo[] = {
+#define LOOM_DTYPE(e, name, short_name, kind, size, host, device, cuda) {DType::e, name, short_name, DKind::kind, size},
+#include <loom/dtypes.def>
+#undef LOOM_DTYPE
+};
+constexpr bool dtype_rows_in_order() {
+  for (int i = 0; i < kNumDTypes; ++i) {
+    if (static_cast<int>(kDTypeInfo[i].dtype) != i) return false;
   }
-  return DKind::Bool;
+  return true;
 }
+static_assert(sizeof kDTypeInfo / sizeof kDTypeInfo[0] == kNumDTypes && dtype_rows_in_order(),
+              "kDTypeInfo has one row per DType, in the enum's order");
 
-constexpr std::size_t itemsize(DType t) {
-  switch (t) {
-    case DType::Bool:
-    case DType::Int8:
-    case DType::UInt8: return 1;
-    case DType::Int16:
-    case DType::UInt16:
-    case DType::Float16:
-    case DType::BFloat16: return 2;
-    case DType::Int32:
-    case DType::UInt32:
-    case DType::Float32: return 4;
-    case DType::Int64:
-    case DType::UInt64:
-    case DType::Float64:
-    case DType::Complex64: return 8;
-    case DType::Complex128: return 16;
-  }
-  return 0;
+// The row of t (a value outside the enum, DType(99), gets a row named "?": check_dtype reports it).
+inline constexpr DTypeInfo kUnknownDType{DType::Bool, "?", "?", DKind::Bool, 0};
+constexpr const DTypeInfo& dtype_info(DType t) {
+  return static_cast<int>(t) < kNumDTypes ? kDTypeInfo[static_cast<int>(t)] : kUnknownDType;
 }
+constexpr DKind kind(DType t) { return dtype_info(t).kind; }
+constexpr std::size_t itemsize(DType t) { return dtype_info(t).itemsize; }
 
 constexpr bool is_bool(DType t) { return kind(t) == DKind::Bool; }
 constexpr bool is_signed_int(DType t) { return kind(t) == DKind::Signed; }
@@ -103,26 +83,7 @@ constexpr bool is_half(DType t) { return t == DType::Float16 || t == DType::BFlo
 
 // "float32", "int64", "bool", ... as NumPy spells them (inline: every layer names dtypes, the
 // runtime's library wrappers too).
-constexpr std::string_view name(DType t) {
-  switch (t) {
-    case DType::Bool: return "bool";
-    case DType::Int8: return "int8";
-    case DType::Int16: return "int16";
-    case DType::Int32: return "int32";
-    case DType::Int64: return "int64";
-    case DType::UInt8: return "uint8";
-    case DType::UInt16: return "uint16";
-    case DType::UInt32: return "uint32";
-    case DType::UInt64: return "uint64";
-    case DType::Float16: return "float16";
-    case DType::BFloat16: return "bfloat16";
-    case DType::Float32: return "float32";
-    case DType::Float64: return "float64";
-    case DType::Complex64: return "complex64";
-    case DType::Complex128: return "complex128";
-  }
-  return "?";
-}
+constexpr std::string_view name(DType t) { return dtype_info(t).name; }
 std::ostream& operator<<(std::ostream& os, DType t);
 
 // NumPy 2 (NEP 50) promotion of two array dtypes: np.promote_types. bfloat16 ranks with
@@ -156,21 +117,10 @@ template <class T> inline constexpr DType dtype_of = dtype_traits<T>::value;
 // Calls f.template operator()<T>() with T the host type of dtype t.
 template <class F> decltype(auto) visit_dtype(DType t, F&& f) {
   switch (t) {
-    case DType::Bool: return f.template operator()<bool>();
-    case DType::Int8: return f.template operator()<std::int8_t>();
-    case DType::Int16: return f.template operator()<std::int16_t>();
-    case DType::Int32: return f.template operator()<std::int32_t>();
-    case DType::Int64: return f.template operator()<std::int64_t>();
-    case DType::UInt8: return f.template operator()<std::uint8_t>();
-    case DType::UInt16: return f.template operator()<std::uint16_t>();
-    case DType::UInt32: return f.template operator()<std::uint32_t>();
-    case DType::UInt64: return f.template operator()<std::uint64_t>();
-    case DType::Float16: return f.template operator()<half>();
-    case DType::BFloat16: return f.template operator()<bfloat16_t>();
-    case DType::Float32: return f.template operator()<float>();
-    case DType::Float64: return f.template operator()<double>();
-    case DType::Complex64: return f.template operator()<std::complex<float>>();
-    case DType::Complex128: return f.template operator()<std::complex<double>>();
+#define LOOM_DTYPE(e, name, short_name, kind, size, host, device, cuda) \
+  case DType::e: return f.template operator()<host>();
+#include <loom/dtypes.def>
+#undef LOOM_DTYPE
   }
   return f.template operator()<bool>();
 }

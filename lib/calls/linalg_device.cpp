@@ -6,29 +6,14 @@
 #include <loom/errors.hpp>
 
 #include "runtime/cuda_check.hpp"
+#include "runtime/libs/data_type.hpp"
 
 namespace loom::linalg::impl {
 
 cudaDataType cuda_type(DType t) {
-  switch (t) {
-    case DType::Float32: return CUDA_R_32F;
-    case DType::Float64: return CUDA_R_64F;
-    case DType::Complex64: return CUDA_C_32F;
-    case DType::Complex128: return CUDA_C_64F;
-    case DType::Bool:
-    case DType::Int8:
-    case DType::Int16:
-    case DType::Int32:
-    case DType::Int64:
-    case DType::UInt8:
-    case DType::UInt16:
-    case DType::UInt32:
-    case DType::UInt64:
-    case DType::Float16:
-    case DType::BFloat16:
-      break;
-  }
-  throw InternalError(fmt::format("internal: linalg has no cuSOLVER type for {}", name(t)));
+  const auto c = rt::cuda_data_type(t);
+  if (!c || is_half(t)) throw InternalError(fmt::format("internal: linalg has no cuSOLVER type for {}", name(t)));
+  return *c;
 }
 
 Solver::Solver(loom::detail::CallContext& ctx, std::string fn)

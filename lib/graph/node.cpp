@@ -3,6 +3,7 @@
 #include "graph/intern.hpp"
 #include "graph/site.hpp"
 
+#include <iterator>
 #include <vector>
 
 #include <fmt/format.h>
@@ -298,24 +299,26 @@ NodeRef make_elementwise(Op op, DType dtype, const Shape& shape, NodeRef a, Node
   return intern(std::move(n));
 }
 
-const char* reduce_name(ReduceKind k) {
-  switch (k) {
-    case ReduceKind::Sum: return "sum";
-    case ReduceKind::Prod: return "prod";
-    case ReduceKind::Max: return "max";
-    case ReduceKind::Min: return "min";
-    case ReduceKind::NanMax: return "nanmax";
-    case ReduceKind::NanMin: return "nanmin";
-    case ReduceKind::ArgMax: return "argmax";
-    case ReduceKind::ArgMin: return "argmin";
-    case ReduceKind::Any: return "any";
-    case ReduceKind::All: return "all";
-    case ReduceKind::Variance: return "variance";
-    case ReduceKind::LogSumExp: return "logsumexp";
-    case ReduceKind::SumExp: return "sumexp";
-    case ReduceKind::User: return "user_reduce";
+namespace {
+constexpr bool Typed = true, Untyped = false, Index = true, Accum = false;
+constexpr ReduceInfo kReduceInfo[] = {
+#define LOOM_REDUCE(e, name, state, typed, result) {ReduceKind::e, name, state, typed, result},
+#include "graph/reductions.def"
+#undef LOOM_REDUCE
+};
+constexpr bool reduce_rows_in_order() {
+  for (std::size_t i = 0; i < std::size(kReduceInfo); ++i) {
+    if (static_cast<std::size_t>(kReduceInfo[i].kind) != i) return false;
   }
-  return "?";
+  return true;
+}
+static_assert(reduce_rows_in_order() && std::size(kReduceInfo) == static_cast<std::size_t>(ReduceKind::User) + 1,
+              "kReduceInfo has one row per ReduceKind, in the enum's order");
+}  // namespace
+
+const ReduceInfo& reduce_info(ReduceKind k) {
+  LOOM_CHECK(static_cast<std::size_t>(k) < std::size(kReduceInfo), "a ReduceKind outside the table");
+  return kReduceInfo[static_cast<std::size_t>(k)];
 }
 
 NodeRef make_user_reduce(NodeRef input, std::uint32_t axes, std::shared_ptr<const UserOp> op) {
@@ -340,8 +343,7 @@ NodeRef make_reduce(NodeRef input, ReduceKind kind, std::uint32_t axes, std::int
   for (int i = 0; i < shape.size(); ++i) {
     if ((axes >> i) & 1u) shape[i] = 1;
   }
-  const DType dtype =
-      kind == ReduceKind::ArgMax || kind == ReduceKind::ArgMin ? DType::Int64 : input->dtype;
+  const DType dtype = reduce_info(kind).index ? DType::Int64 : input->dtype;
   auto n = new_node(Op::Reduce, dtype, shape);
   Node::Extra& e = n->mutable_extra();
   e.reduce = kind;

@@ -94,29 +94,21 @@ enum class OpCost : std::uint8_t {
   HeavyComplex,  // heavy for complex operands only (exp, log, sqrt)
 };
 
-// How a Reduce node combines elements (NumPy semantics; identities in parentheses).
+// How a Reduce node combines elements: one row each in graph/reductions.def.
 enum class ReduceKind : std::uint8_t {
-  Sum,        // (0) wrapping for integers
-  Prod,       // (1)
-  Max,        // (-inf / lowest) NaN propagates
-  Min,        // (+inf / highest) NaN propagates
-  NanMax,     // NaN ignored; NaN only when every element is
-  NanMin,
-  ArgMax,     // int64 index in C order over the reduced axes; ties and NaN: the first
-  ArgMin,
-  Any,        // bool input, bool output
-  All,
-  Variance,   // Welford: sum of squared deviations / max(n - ddof, 0); ddof in Node::k()
-  LogSumExp,  // online: max + log(sum(exp(x - max)))
-  // sum(exp(x - max)), the same online state as LogSumExp without the log: softmax is
-  // exp(x - max(x)) / SumExp(x), accurate where exp(x - logsumexp(x)) is not (|x| ~ 1000 in
-  // float32 carries ulp(lse) into the exponent). A term at the maximum counts exp(0) = 1.
-  SumExp,
-  // A ReductionKernel's: the state is the struct in Node::user()'s preamble (named by its `name`:
-  // init() to the identity, add/merge by the user's reduce expression), dtype the reduce_type.
-  User,
+#define LOOM_REDUCE(e, name, state, typed, result) e,
+#include "graph/reductions.def"
+#undef LOOM_REDUCE
 };
-const char* reduce_name(ReduceKind k);
+struct ReduceInfo {
+  ReduceKind kind;
+  const char* name;
+  const char* state;  // the prelude's state struct ("" for User)
+  bool typed;         // state<register type>
+  bool index;         // the result is an int64 position (else the accumulator's dtype)
+};
+const ReduceInfo& reduce_info(ReduceKind k);
+inline const char* reduce_name(ReduceKind k) { return reduce_info(k).name; }
 
 struct OpInfo {
   const char* name;  // NumPy's name ("add"), used in kernel names and printing

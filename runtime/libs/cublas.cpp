@@ -12,6 +12,7 @@
 
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
+#include "runtime/libs/data_type.hpp"
 #include "runtime/libs/lib_check.hpp"
 
 #define LOOM_CHECK_CUBLAS(expr) LOOM_CHECK_LIBRARY("cuBLAS", cublasGetStatusName, CUBLAS_STATUS_ALLOC_FAILED, expr)
@@ -49,24 +50,7 @@ DeviceHandle& handle_of(int device) {
 }
 
 cudaDataType_t data_type(DType t) {
-  switch (t) {
-    case DType::Float16: return CUDA_R_16F;
-    case DType::BFloat16: return CUDA_R_16BF;
-    case DType::Float32: return CUDA_R_32F;
-    case DType::Float64: return CUDA_R_64F;
-    case DType::Complex64: return CUDA_C_32F;
-    case DType::Complex128: return CUDA_C_64F;
-    case DType::Bool:
-    case DType::Int8:
-    case DType::Int16:
-    case DType::Int32:
-    case DType::Int64:
-    case DType::UInt8:
-    case DType::UInt16:
-    case DType::UInt32:
-    case DType::UInt64:
-      break;
-  }
+  if (const auto c = cuda_data_type(t)) return *c;
   throw DTypeError(std::string("cuBLAS GEMM: no ") + std::string(name(t)) + " support");
 }
 

@@ -12,6 +12,7 @@
 #include <loom/errors.hpp>
 
 #include "runtime/cuda_check.hpp"
+#include "runtime/libs/data_type.hpp"
 #include "runtime/libs/lib_check.hpp"
 
 #define LOOM_CHECK_CUSPARSE(expr) \
@@ -43,24 +44,7 @@ cusparseHandle_t handle(const Launch& l) {
 cudaStream_t stream_of(const Launch& l) { return static_cast<cudaStream_t>(l.stream); }
 
 cudaDataType value_type(DType t) {
-  switch (t) {
-    case DType::Float32: return CUDA_R_32F;
-    case DType::Float64: return CUDA_R_64F;
-    case DType::Complex64: return CUDA_C_32F;
-    case DType::Complex128: return CUDA_C_64F;
-    case DType::Float16: return CUDA_R_16F;
-    case DType::BFloat16: return CUDA_R_16BF;
-    case DType::Bool:
-    case DType::Int8:
-    case DType::Int16:
-    case DType::Int32:
-    case DType::Int64:
-    case DType::UInt8:
-    case DType::UInt16:
-    case DType::UInt32:
-    case DType::UInt64:
-      break;
-  }
+  if (const auto c = cuda_data_type(t)) return *c;
   throw DTypeError(fmt::format("cuSPARSE: no value type for dtype {}", name(t)));
 }
 
