@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <ostream>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -187,54 +188,102 @@ std::optional<Plan> single_kernel(std::span<const NodeRef> outputs, const Partit
 
 }  // namespace
 
-Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options,
-               std::span<const Cut> extra_cuts) {
-  const std::unordered_set<const Node*> computed(options.computed.begin(), options.computed.end());
-  if (computed.empty()) {
-    if (auto fast = single_kernel(outputs, options, extra_cuts)) return std::move(*fast);
+namespace {
+
+// The general path, as a list of phases over one state (partition() below runs them in order;
+// PartitionOptions::debug prints the state after each):
+//   survey         the nodes in post order, how each is read (directly, through views)
+//   cut_required   what must get a buffer whatever fuses: outputs, forced copies, the cuts a
+//                  later pass asked for, user kernels with NVRTC options, everything when
+//                  fusion is off
+//   cut_oversized  cuts that keep each kernel within max_kernel_ops
+//   view_roots     requested views of a node that gets a buffer anyway: no kernel
+//   group          materialized nodes into kernels (reductions placed, outputs of one shape
+//                  joined, a node two kernels would compute cut), until nothing changes
+//   order          the kernels so each runs after those it reads
+class Partitioner {
+ public:
+  Partitioner(std::span<const NodeRef> outputs, const PartitionOptions& options)
+      : options_(options), computed_(options.computed.begin(), options.computed.end()) {
+    for (const NodeRef& o : outputs) {
+      out_nodes_.push_back(o.get());
+      owner_ref_[o.get()] = o;
+    }
   }
-  Plan plan;
-  std::vector<const Node*> out_nodes;
-  for (const NodeRef& o : outputs) out_nodes.push_back(o.get());
-  const std::vector<const Node*> order = post_order(out_nodes, [&](const Node* n) { return !computed.count(n); });
-  std::unordered_map<const Node*, NodeRef> owner_ref;  // raw -> shared, to build the plan
-  for (const NodeRef& o : outputs) owner_ref[o.get()] = o;
+
+  void survey();
+  void cut_required(std::span<const Cut> extra_cuts);
+  void cut_oversized();
+  void view_roots();
+  void group();
+  Plan order();
+  // The state after a phase: what is materialized (in graph order) and the groups so far.
+  std::string to_string() const;
+
+ private:
+  void cut(const Node* n, const std::string& why) {
+    if (acts_as_leaf(*n) || !mat_.insert(n).second) return;
+    plan_.notes.push_back(fmt::format("materialized {}: {}", detail::to_string(*n), why));
+  }
+  // A compute node read through a view and any other way: a kernel computes it once per window
+  // (a time step read by the next step's stencil).
+  bool windowed(const Node* n) const {
+    if (acts_as_leaf(*n) || detail::is_view(n->op) || n->op == Op::Reshape) return false;
+    const auto it = readers_.find(n);
+    return it != readers_.end() && it->second >= 3;  // a view and one more read of any kind
+  }
+  bool from_generators(const Node* root);
+  bool reaches(const Node* from, const std::unordered_set<const Node*>& targets,
+               const std::unordered_set<const Node*>& skip_direct);
+  bool is_output(const Node* n) const {
+    return std::find(out_nodes_.begin(), out_nodes_.end(), n) != out_nodes_.end();
+  }
+
+  const PartitionOptions& options_;
+  // Computed elsewhere: materialized (a boundary every kernel reads as a buffer), no kernel here.
+  const std::unordered_set<const Node*> computed_;
+  std::vector<const Node*> out_nodes_;
+  std::vector<const Node*> order_;                      // post order from the outputs
+  std::unordered_map<const Node*, NodeRef> owner_ref_;  // raw -> shared, to build the plan
+  std::unordered_map<const Node*, int> readers_;        // views * 2 + (1 if read directly at least once)
+  std::unordered_set<const Node*> mat_;                 // nodes that get a buffer
+  std::unordered_map<const Node*, bool> gen_memo_;      // from_generators
+  // group(): the roots (materialized nodes in graph order), the roots each reads, the groups.
+  std::vector<const Node*> roots_;
+  std::unordered_map<const Node*, std::vector<const Node*>> deps_;
+  std::vector<std::vector<const Node*>> groups_;
+  std::unordered_map<const Node*, int> group_of_;
+  Plan plan_;
+};
+
+void Partitioner::survey() {
+  order_ = post_order(out_nodes_, [&](const Node* n) { return !computed_.count(n); });
   // How each node is read: through how many views (a view is a window onto it), and whether
-  // also directly. A compute node read through a view and any other way is windowed: a kernel
-  // computes it once per window (a time step read by the next step's stencil).
-  std::unordered_map<const Node*, int> readers;  // views * 2 + (1 if read directly at least once)
-  for (const Node* n : order) {
+  // also directly.
+  for (const Node* n : order_) {
     const bool view = detail::is_view(n->op) || n->op == Op::Reshape;
     for (int i = 0; i < n->num_inputs; ++i) {
       const Node* in = n->inputs[static_cast<std::size_t>(i)].get();
-      owner_ref[in] = n->inputs[static_cast<std::size_t>(i)];
-      int& r = readers[in];
+      owner_ref_[in] = n->inputs[static_cast<std::size_t>(i)];
+      int& r = readers_[in];
       r = view ? r + 2 : (r | 1);
     }
   }
-  const auto windowed = [&](const Node* n) {
-    if (acts_as_leaf(*n) || detail::is_view(n->op) || n->op == Op::Reshape) return false;
-    const auto it = readers.find(n);
-    return it != readers.end() && it->second >= 3;  // a view and one more read of any kind
-  };
+  mat_ = computed_;
+}
 
-  // Computed elsewhere: materialized (a boundary every kernel reads as a buffer), no kernel here.
-  std::unordered_set<const Node*> mat = computed;
-  const auto cut = [&](const Node* n, std::string why) {
-    if (acts_as_leaf(*n) || !mat.insert(n).second) return;
-    plan.notes.push_back(fmt::format("materialized {}: {}", to_string(*n), why));
-  };
-  for (const Node* o : out_nodes) {
-    if (o->op != Op::Buffer && !o->realized() && !computed.count(o)) mat.insert(o);  // generators need a kernel too
+void Partitioner::cut_required(std::span<const Cut> extra_cuts) {
+  for (const Node* o : out_nodes_) {
+    if (o->op != Op::Buffer && !o->realized() && !computed_.count(o)) mat_.insert(o);  // generators need a kernel too
   }
-  for (const Node* n : order) {
+  for (const Node* n : order_) {
     if (n->force_materialize) cut(n, "copy of a layout a reshape cannot view");
   }
   for (const Cut& c : extra_cuts) cut(c.node, c.why);
   // A user kernel compiled with NVRTC options of its own shares its kernel only with code compiled
   // the same way: its result is materialized, and so is what it reads (through views), unless
   // that is a user node with the same options.
-  for (const Node* n : order) {
+  for (const Node* n : order_) {
     if (!has_user_options(*n)) continue;
     cut(n, "a user kernel compiled with its own NVRTC options");
     for (int i = 0; i < n->num_inputs; ++i) {
@@ -245,21 +294,23 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
       }
     }
   }
-  if (!options.fusion) {
-    for (const Node* n : order) {
-      if (is_compute(*n)) mat.insert(n);
+  if (!options_.fusion) {
+    for (const Node* n : order_) {
+      if (is_compute(*n)) mat_.insert(n);
     }
-    plan.notes.push_back("fusion is off: every operation runs as its own kernel");
+    plan_.notes.push_back("fusion is off: every operation runs as its own kernel");
   }
+}
 
-  // Size cut: count the ops each node would pull into its kernel (each node of its cone once,
-  // up to the limit: a node reached by two paths, as x in where(m, x + v, x), is one op); cut
-  // the heaviest inputs until it fits.
+// Count the ops each node would pull into its kernel (each node of its cone once, up to the
+// limit: a node reached by two paths, as x in where(m, x + v, x), is one op); cut the heaviest
+// inputs until it fits.
+void Partitioner::cut_oversized() {
   std::unordered_map<const Node*, std::int64_t> cost;
   std::unordered_map<const Node*, std::uint32_t> stamp;
   std::uint32_t visit = 0;
   std::vector<const Node*> dfs;
-  const std::int64_t cap = std::int64_t{options.max_kernel_ops} + 1;
+  const std::int64_t cap = std::int64_t{options_.max_kernel_ops} + 1;
   const auto cone = [&](const Node* root) {  // ops of root's kernel, at most cap
     ++visit;
     std::int64_t c = 0;
@@ -271,7 +322,7 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
       if (!detail::is_view(n->op)) ++c;
       for (int i = 0; i < n->num_inputs; ++i) {
         const Node* in = n->inputs[static_cast<std::size_t>(i)].get();
-        if (mat.count(in) || acts_as_leaf(*in) || computed.count(in)) continue;
+        if (mat_.count(in) || acts_as_leaf(*in) || computed_.count(in)) continue;
         std::uint32_t& st = stamp[in];
         if (st == visit) continue;
         st = visit;
@@ -290,7 +341,7 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
       for (const Node* x : level) {
         for (int i = 0; i < x->num_inputs; ++i) {
           const Node* in = x->inputs[static_cast<std::size_t>(i)].get();
-          if (mat.count(in) || acts_as_leaf(*in) || computed.count(in)) continue;
+          if (mat_.count(in) || acts_as_leaf(*in) || computed_.count(in)) continue;
           std::uint32_t& st = stamp[in];
           if (st == visit) continue;
           st = visit;
@@ -302,117 +353,117 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
     }
     return nullptr;
   };
-  for (const Node* n : order) {
-    if (acts_as_leaf(*n) || computed.count(n)) {
+  for (const Node* n : order_) {
+    if (acts_as_leaf(*n) || computed_.count(n)) {
       cost[n] = 0;
       continue;
     }
     std::int64_t c = cone(n);
-    while (c > options.max_kernel_ops) {
+    while (c > options_.max_kernel_ops) {
       // Cut where the graph is read through windows, nearest n (a time loop's step boundary:
       // the kernel then holds whole steps, which planning cuts apart if they are stencils),
       // else n's heaviest input.
-      const Node* pick = nearest_in_cone(n, windowed);
+      const Node* pick = nearest_in_cone(n, [&](const Node* x) { return windowed(x); });
       const Node* heavy = nullptr;
       for (int i = 0; !pick && i < n->num_inputs; ++i) {
         const Node* in = n->inputs[static_cast<std::size_t>(i)].get();
-        if (mat.count(in) || acts_as_leaf(*in)) continue;
+        if (mat_.count(in) || acts_as_leaf(*in)) continue;
         if (!heavy || cost[in] > cost[heavy]) heavy = in;
       }
       if (!pick) pick = heavy;
       if (!pick) break;
-      cut(pick, fmt::format("the kernel would exceed {} ops (LOOM_MAX_KERNEL_OPS){}", options.max_kernel_ops,
+      cut(pick, fmt::format("the kernel would exceed {} ops (LOOM_MAX_KERNEL_OPS){}", options_.max_kernel_ops,
                             pick == heavy ? "" : ": cut where it is read through several windows"));
       c = cone(n);
     }
     cost[n] = c;
   }
+}
 
-  // Requested views of a node that gets a buffer anyway need no kernel of their own.
-  for (const Node* o : out_nodes) {
-    if (!mat.count(o) || (o->op != Op::View && o->op != Op::Reshape)) continue;
+// Requested views of a node that gets a buffer anyway need no kernel of their own.
+void Partitioner::view_roots() {
+  for (const Node* o : out_nodes_) {
+    if (!mat_.count(o) || (o->op != Op::View && o->op != Op::Reshape)) continue;
     const Node* base = o->inputs[0].get();
-    const bool base_has_buffer = mat.count(base) || (acts_as_leaf(*base) && base->op != Op::Constant &&
-                                                     base->op != Op::Arange && base->op != Op::Linspace &&
-                                                     base->op != Op::Eye);
+    const bool base_has_buffer = mat_.count(base) || (acts_as_leaf(*base) && base->op != Op::Constant &&
+                                                      base->op != Op::Arange && base->op != Op::Linspace &&
+                                                      base->op != Op::Eye);
     if (!base_has_buffer) continue;
-    if (o->op == Op::Reshape && !mat.count(base)) continue;  // strided source: kernel copies
-    mat.erase(o);
-    plan.view_roots.push_back({owner_ref.at(o), owner_ref.at(base)});
+    if (o->op == Op::Reshape && !mat_.count(base)) continue;  // strided source: kernel copies
+    mat_.erase(o);
+    plan_.view_roots.push_back({owner_ref_.at(o), owner_ref_.at(base)});
   }
+}
 
-  // Whether n is computed from generators and constants only (no memory read, no reduction): two
-  // kernels that need it each compute it (the box masks of placed pieces, interned: equal in
-  // every concatenation of one layout) rather than read it from a kernel of its own.
-  std::unordered_map<const Node*, bool> gen_memo;
-  const auto from_generators = [&](const Node* root) {
-    std::vector<const Node*> work{root};
-    while (!work.empty()) {
-      const Node* x = work.back();
-      if (gen_memo.count(x)) {
-        work.pop_back();
-        continue;
-      }
-      if (x->realized() || x->op == Op::Buffer || x->op == Op::Call || x->op == Op::Reduce || computed.count(x)) {
-        gen_memo[x] = false;
-        work.pop_back();
-        continue;
-      }
-      bool ready = true, all = true;
-      for (int i = 0; i < x->num_inputs; ++i) {
-        const Node* in = x->inputs[static_cast<std::size_t>(i)].get();
-        const auto it = gen_memo.find(in);
-        if (it == gen_memo.end()) {
-          ready = false;
-          work.push_back(in);
-        } else {
-          all = all && it->second;
-        }
-      }
-      if (ready) {
-        gen_memo[x] = all;
-        work.pop_back();
-      }
-    }
-    return gen_memo[root];
-  };
-
-  // Group the kernels, then make sure no two groups compute the same node: a compute node
-  // reached from two groups is materialized (computed once). Repeat until stable.
-  std::vector<const Node*> roots;
-  std::unordered_map<const Node*, std::vector<const Node*>> deps;  // root -> roots it reads
-  std::vector<std::vector<const Node*>> groups;
-  std::unordered_map<const Node*, int> group_of;
-  const auto reaches = [&](const Node* from, const std::unordered_set<const Node*>& targets,
-                           const std::unordered_set<const Node*>& skip_direct) {
-    std::vector<const Node*> work;
-    std::unordered_set<const Node*> seen;
-    for (const Node* d : deps[from]) {
-      if (!skip_direct.count(d)) work.push_back(d);
-    }
-    while (!work.empty()) {
-      const Node* x = work.back();
+// Whether n is computed from generators and constants only (no memory read, no reduction): two
+// kernels that need it each compute it (the box masks of placed pieces, interned: equal in
+// every concatenation of one layout) rather than read it from a kernel of its own.
+bool Partitioner::from_generators(const Node* root) {
+  std::vector<const Node*> work{root};
+  while (!work.empty()) {
+    const Node* x = work.back();
+    if (gen_memo_.count(x)) {
       work.pop_back();
-      if (!seen.insert(x).second) continue;
-      if (targets.count(x)) return true;
-      for (const Node* d : deps[x]) work.push_back(d);
+      continue;
     }
-    return false;
-  };
+    if (x->realized() || x->op == Op::Buffer || x->op == Op::Call || x->op == Op::Reduce || computed_.count(x)) {
+      gen_memo_[x] = false;
+      work.pop_back();
+      continue;
+    }
+    bool ready = true, all = true;
+    for (int i = 0; i < x->num_inputs; ++i) {
+      const Node* in = x->inputs[static_cast<std::size_t>(i)].get();
+      const auto it = gen_memo_.find(in);
+      if (it == gen_memo_.end()) {
+        ready = false;
+        work.push_back(in);
+      } else {
+        all = all && it->second;
+      }
+    }
+    if (ready) {
+      gen_memo_[x] = all;
+      work.pop_back();
+    }
+  }
+  return gen_memo_[root];
+}
+
+bool Partitioner::reaches(const Node* from, const std::unordered_set<const Node*>& targets,
+                          const std::unordered_set<const Node*>& skip_direct) {
+  std::vector<const Node*> work;
+  std::unordered_set<const Node*> seen;
+  for (const Node* d : deps_[from]) {
+    if (!skip_direct.count(d)) work.push_back(d);
+  }
+  while (!work.empty()) {
+    const Node* x = work.back();
+    work.pop_back();
+    if (!seen.insert(x).second) continue;
+    if (targets.count(x)) return true;
+    for (const Node* d : deps_[x]) work.push_back(d);
+  }
+  return false;
+}
+
+// Group the kernels, then make sure no two groups compute the same node: a compute node
+// reached from two groups is materialized (computed once). Repeat until stable.
+void Partitioner::group() {
   for (bool changed = true; changed;) {
     changed = false;
-    roots.clear();
-    deps.clear();
-    groups.clear();
-    group_of.clear();
-    for (const Node* n : order) {
-      if (mat.count(n) && !computed.count(n)) roots.push_back(n);
+    roots_.clear();
+    deps_.clear();
+    groups_.clear();
+    group_of_.clear();
+    for (const Node* n : order_) {
+      if (mat_.count(n) && !computed_.count(n)) roots_.push_back(n);
     }
     // Reductions: each fuses into the kernel of the roots that reach it, where it can.
     std::unordered_map<const Node*, Domain> domain;
     bool cut_any = false;
-    for (const Node* r : roots) {
-      domain[r] = place_reductions(r, mat, [&](const Node* n, const char* why) {
+    for (const Node* r : roots_) {
+      domain[r] = place_reductions(r, mat_, [&](const Node* n, const char* why) {
         cut(n, why);
         cut_any = true;
       });
@@ -422,13 +473,13 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
       continue;
     }
     std::unordered_map<const Node*, std::vector<const Node*>> reached;  // root -> compute nodes
-    for (const Node* r : roots) {
+    for (const Node* r : roots_) {
       const Node* rr[] = {r};
-      for (const Node* n : post_order(rr, [&](const Node* x) { return !mat.count(x); })) {
+      for (const Node* n : post_order(rr, [&](const Node* x) { return !mat_.count(x); })) {
         if (n == r) continue;
-        if (computed.count(n)) continue;  // an earlier plan's: no ordering among ours
-        if (mat.count(n)) {
-          deps[r].push_back(n);
+        if (computed_.count(n)) continue;  // an earlier plan's: no ordering among ours
+        if (mat_.count(n)) {
+          deps_[r].push_back(n);
         } else if (is_compute(*n)) {
           reached[r].push_back(n);
         }
@@ -437,17 +488,14 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
     // Requested outputs of one shape share a kernel unless that makes a cycle through another;
     // so do reductions computed first over one input and axes (softmax's max and sum of exps
     // over a leading axis: one read of the input for both).
-    const auto is_output = [&](const Node* n) {
-      return std::find(out_nodes.begin(), out_nodes.end(), n) != out_nodes.end();
-    };
     const auto may_share = [&](const Node* a, const Node* b) {
       return (is_output(a) && is_output(b)) || (a->op == Op::Reduce && b->op == Op::Reduce);
     };
-    for (const Node* r : roots) {
+    for (const Node* r : roots_) {
       int g = -1;
       const bool can_join = is_output(r) || r->op == Op::Reduce;
-      for (int i = 0; can_join && i < static_cast<int>(groups.size()) && g < 0; ++i) {
-        const auto& members = groups[static_cast<std::size_t>(i)];
+      for (int i = 0; can_join && i < static_cast<int>(groups_.size()) && g < 0; ++i) {
+        const auto& members = groups_[static_cast<std::size_t>(i)];
         const Node* first = members.front();
         if (!(first->shape == r->shape) || !(domain[first] == domain[r])) continue;
         if (!may_share(first, r)) continue;
@@ -459,38 +507,39 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
         if (!cycle) g = i;
       }
       if (g < 0) {
-        g = static_cast<int>(groups.size());
-        groups.emplace_back();
+        g = static_cast<int>(groups_.size());
+        groups_.emplace_back();
       }
-      groups[static_cast<std::size_t>(g)].push_back(r);
-      group_of[r] = g;
+      groups_[static_cast<std::size_t>(g)].push_back(r);
+      group_of_[r] = g;
     }
     std::unordered_map<const Node*, int> owner;
-    for (const Node* r : roots) {
+    for (const Node* r : roots_) {
       for (const Node* n : reached[r]) {
-        auto [it, fresh] = owner.emplace(n, group_of[r]);
-        if (!fresh && it->second != group_of[r] && !mat.count(n) && !from_generators(n)) {
+        auto [it, fresh] = owner.emplace(n, group_of_[r]);
+        if (!fresh && it->second != group_of_[r] && !mat_.count(n) && !from_generators(n)) {
           cut(n, "shared by two kernels (computed once)");
           changed = true;
         }
       }
     }
   }
+}
 
-  std::vector<Domain> group_domain(groups.size());
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    for (const Node* r : groups[g]) {
-      const Domain d = place_reductions(r, mat, [](const Node*, const char*) {});
+// Order groups so that each runs after the groups whose results it reads.
+Plan Partitioner::order() {
+  std::vector<Domain> group_domain(groups_.size());
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    for (const Node* r : groups_[g]) {
+      const Domain d = place_reductions(r, mat_, [](const Node*, const char*) {});
       if (d.set) group_domain[g] = d;
     }
   }
-
-  // Order groups so that each runs after the groups whose results it reads.
-  const int ng = static_cast<int>(groups.size());
+  const int ng = static_cast<int>(groups_.size());
   std::vector<std::vector<int>> gdeps(static_cast<std::size_t>(ng));
-  for (const Node* r : roots) {
-    for (const Node* d : deps[r]) {
-      const int a = group_of[r], b = group_of[d];
+  for (const Node* r : roots_) {
+    for (const Node* d : deps_[r]) {
+      const int a = group_of_[r], b = group_of_[d];
       if (a != b) gdeps[static_cast<std::size_t>(a)].push_back(b);
     }
   }
@@ -516,19 +565,54 @@ Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options
   }
   for (int g : gorder) {
     KernelGroup kg;
-    for (const Node* r : groups[static_cast<std::size_t>(g)]) {
-      kg.roots.push_back(owner_ref.at(r));
-      plan.materialized.push_back(owner_ref.at(r));
+    for (const Node* r : groups_[static_cast<std::size_t>(g)]) {
+      kg.roots.push_back(owner_ref_.at(r));
+      plan_.materialized.push_back(owner_ref_.at(r));
     }
     kg.shape = kg.roots.front()->shape;
     kg.reduction = group_domain[static_cast<std::size_t>(g)].set;
     kg.rows = group_domain[static_cast<std::size_t>(g)].rows;
-    plan.groups.push_back(std::move(kg));
+    plan_.groups.push_back(std::move(kg));
   }
-  for (const Node* n : order) {
-    if (computed.count(n)) plan.materialized.push_back(owner_ref.at(n));  // read as buffers
+  for (const Node* n : order_) {
+    if (computed_.count(n)) plan_.materialized.push_back(owner_ref_.at(n));  // read as buffers
   }
-  return plan;
+  return std::move(plan_);
+}
+
+std::string Partitioner::to_string() const {
+  std::string s = fmt::format("{} node(s); materialized:\n", order_.size());
+  for (const Node* n : order_) {
+    if (mat_.count(n) && !computed_.count(n)) s += "  " + detail::to_string(*n) + "\n";
+  }
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    s += fmt::format("group {}:", g);
+    for (const Node* r : groups_[g]) s += " [" + detail::to_string(*r) + "]";
+    s += "\n";
+  }
+  for (const ViewRoot& v : plan_.view_roots) s += fmt::format("view root: [{}]\n", detail::to_string(*v.node));
+  for (const std::string& n : plan_.notes) s += "note: " + n + "\n";
+  return s;
+}
+
+}  // namespace
+
+Plan partition(std::span<const NodeRef> outputs, const PartitionOptions& options,
+               std::span<const Cut> extra_cuts) {
+  if (options.computed.empty()) {
+    if (auto fast = single_kernel(outputs, options, extra_cuts)) return std::move(*fast);
+  }
+  Partitioner p(outputs, options);
+  const auto after = [&](const char* phase, auto&& run) {
+    run();
+    if (options.debug) *options.debug << "--- loom partition: after " << phase << " ---\n" << p.to_string();
+  };
+  after("survey", [&] { p.survey(); });
+  after("cut_required", [&] { p.cut_required(extra_cuts); });
+  after("cut_oversized", [&] { p.cut_oversized(); });
+  after("view_roots", [&] { p.view_roots(); });
+  after("group", [&] { p.group(); });
+  return p.order();
 }
 
 std::string to_string(const Plan& plan) {

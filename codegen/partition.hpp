@@ -4,6 +4,7 @@
 // leaves (buffers, evaluated nodes, constants, generators) and the results of earlier groups.
 // Needs nothing before it; kernel_plan.hpp runs on each group next.
 
+#include <iosfwd>
 #include <span>
 #include <string>
 #include <vector>
@@ -24,6 +25,8 @@ struct PartitionOptions {
   // Nodes an earlier plan computes (explain's view of work done with a barrier's inputs): read
   // as buffers, never computed here.
   std::vector<const Node*> computed;
+  // When set (LOOM_DEBUG_PASSES=1), the state after each phase of partition() is printed here.
+  std::ostream* debug = nullptr;
 };
 
 struct KernelGroup {

@@ -91,6 +91,7 @@ Prepared prepare(std::span<const NodeRef> outputs, std::span<const NodeRef> comp
   codegen::PartitionOptions opts;
   opts.fusion = fusion_on();
   opts.max_kernel_ops = rt::env().max_kernel_ops;
+  if (rt::env().debug_passes) opts.debug = &std::cerr;
   for (const NodeRef& c : computed) opts.computed.push_back(c.get());
   std::vector<codegen::Cut> cuts;
   for (int attempt = 0;; ++attempt) {
