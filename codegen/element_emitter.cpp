@@ -163,15 +163,17 @@ void ElementEmitter::emit_unravel_helpers() {
       if (p_.index32) w_.line("unsigned q = (unsigned)L;");
       const char* q = p_.index32 ? "q" : "L";
       for (int d = k - 1; d >= 1; --d) {
-        w_.line("off += (long long)({3} % ({4})a.{2}u{0}_n{1}) * a.{2}u{0}_st{1};", j, d, pre_, q, ut);
-        w_.line("{3} /= ({4})a.{2}u{0}_n{1};", j, d, pre_, q, ut);
+        const std::string n = arg(fmt::format("u{}_n{}", j, d));
+        w_.line("off += (long long)({} % ({}){}) * {};", q, ut, n, arg(fmt::format("u{}_st{}", j, d)));
+        w_.line("{} /= ({}){};", q, ut, n);
       }
-      if (k >= 1) w_.line("off += (long long){} * a.{}u{}_st0;", q, pre_, j);
+      if (k >= 1) w_.line("off += (long long){} * {};", q, arg(fmt::format("u{}_st0", j)));
       w_.line("return off;");
     } else {
       w_.open_block(fmt::format("__device__ __forceinline__ void {}u{}_rc(const Args& a, long long L, long long& r, long long& c)", pre_, j));
-      w_.line("c = L % a.{}u{}_n1;", pre_, j);
-      w_.line("r = L / a.{}u{}_n1;", pre_, j);
+      const std::string n1 = arg(fmt::format("u{}_n1", j));
+      w_.line("c = L % {};", n1);
+      w_.line("r = L / {};", n1);
     }
     w_.close_block();
     w_.blank();
@@ -180,32 +182,33 @@ void ElementEmitter::emit_unravel_helpers() {
 
 std::string ElementEmitter::scalar_expr(int j) const {
   const Leaf& l = leaf(j);
-  const std::string s = fmt::format("a.{}s{}", pre_, j);
   switch (kind(l.dtype)) {
-    case DKind::Bool: return s + " != 0";
+    case DKind::Bool: return arg(fmt::format("s{}", j)) + " != 0";
     case DKind::Signed:
-    case DKind::Unsigned: return fmt::format("({}){}", register_ctype(l.dtype), s);
-    case DKind::Float: return fmt::format("({}){}", register_ctype(l.dtype), s);
+    case DKind::Unsigned:
+    case DKind::Float: return fmt::format("({}){}", register_ctype(l.dtype), arg(fmt::format("s{}", j)));
     case DKind::Complex: {
       const char* comp = l.dtype == DType::Complex64 ? "float" : "double";
-      return fmt::format("{}{{({}){}_re, ({}){}_im}}", storage_ctype(l.dtype), comp, s, comp, s);
+      return fmt::format("{}{{({}){}, ({}){}}}", storage_ctype(l.dtype), comp, arg(fmt::format("s{}_re", j)), comp,
+                         arg(fmt::format("s{}_im", j)));
     }
   }
-  return s;
+  return "";
 }
 
 std::string ElementEmitter::generator_expr(int j) const {
   const Leaf& l = leaf(j);
-  const std::string g = fmt::format("a.{}g{}", pre_, j);
+  // The generator's field `part` ("a.g3_start").
+  const auto g = [&](const char* part) { return arg(fmt::format("g{}_{}", j, part)); };
   const DType t = l.dtype;
   const std::string tgt = cast_target(t);
   if (l.kind == LeafKind::Eye) {
-    return fmt::format("loom::cast<{}>(c{} - r{} == {}_k)", tgt, j, j, g);
+    return fmt::format("loom::cast<{}>(c{} - r{} == {})", tgt, j, j, g("k"));
   }
   if (l.kind == LeafKind::Linspace) {
-    const std::string val = fmt::format(
-        "(p{0} == {1}_last ? {1}_stop : __dadd_rn(__dmul_rn((double)p{0}, {1}_step), {1}_start))",
-        j, g);
+    const std::string val =
+        fmt::format("(p{0} == {1} ? {2} : __dadd_rn(__dmul_rn((double)p{0}, {3}), {4}))", j, g("last"), g("stop"),
+                    g("step"), g("start"));
     if (is_integer(t) || is_bool(t)) return fmt::format("loom::cast<{}>(floor({}))", tgt, val);
     return fmt::format("loom::cast<{}>({})", tgt, val);
   }
@@ -213,21 +216,19 @@ std::string ElementEmitter::generator_expr(int j) const {
   if (!is_inexact(t) && !is_bool(t) && itemsize(t) <= 4 && p_.index32) {
     // The low 32 bits are all a 32-bit (or narrower) integer keeps: 32-bit arithmetic gives them
     // (positions fit 32 bits in this plan), a few instructions fewer than 64-bit products.
-    return fmt::format("loom::cast<{}>((unsigned)a.{}g{}_start + (unsigned)a.{}g{}_step * (unsigned)p{})", tgt, pre_, j,
-                       pre_, j, j);
+    return fmt::format("loom::cast<{}>((unsigned){} + (unsigned){} * (unsigned)p{})", tgt, g("start"), g("step"), j);
   }
   if (!is_inexact(t)) {
     const char* wide = is_unsigned_int(t) ? "unsigned long long" : "long long";
-    return fmt::format("loom::cast<{}>({} + {} * ({})p{})", tgt, fmt::format("{}_start", g),
-                       fmt::format("{}_step", g), wide, j);
+    return fmt::format("loom::cast<{}>({} + {} * ({})p{})", tgt, g("start"), g("step"), wide, j);
   }
   if (t == DType::Float64) {
-    return fmt::format("(p{1} == 1 ? {0}_second : __dadd_rn({0}_start, __dmul_rn((double)p{1}, {0}_step)))",
-                       g, j);
+    return fmt::format("(p{0} == 1 ? {1} : __dadd_rn({2}, __dmul_rn((double)p{0}, {3})))", j, g("second"), g("start"),
+                       g("step"));
   }
   return fmt::format(
-      "(p{1} == 1 ? (float){0}_second : loom::cast<{2}>(__fadd_rn((float){0}_start, __fmul_rn((float)p{1}, (float){0}_step))))",
-      g, j, tgt);
+      "(p{0} == 1 ? (float){1} : loom::cast<{2}>(__fadd_rn((float){3}, __fmul_rn((float)p{0}, (float){4}))))", j,
+      g("second"), tgt, g("start"), g("step"));
 }
 
 // A read that happens only where its guard holds (below a Place), else the type's zero.
@@ -294,14 +295,21 @@ void ElementEmitter::emit_function(const std::string& fn, const std::string& com
   const int nv = static_cast<int>(p_.values.size());
   std::vector<std::string> lines(static_cast<std::size_t>(nv));
   std::vector<std::string> exprs(static_cast<std::size_t>(nv));
+  // The fields each line reads count only if the line is kept.
+  std::vector<KernelArgs::Held> reads(static_cast<std::size_t>(nv));
+  struct Release {
+    KernelArgs& args;
+    ~Release() { args.hold(nullptr); }
+  } release{args_};
   for (int i = 0; i < nv; ++i) {
+    args_.hold(&reads[static_cast<std::size_t>(i)]);
     const KValue& v = value(i);
     const std::string reg = register_ctype(v.dtype);
     if (v.op == Op::Gather) {  // the source at the index's value
       const Leaf& l = leaf(v.leaf);
       const std::string at = fmt::format("(long long)v{}", v.in[0]);
       const std::string pos = l.unravel ? fmt::format("{}u{}_offset(a, {})", pre_, v.leaf, at) : at;
-      std::string e = guarded(v, reg, load_expr(l, fmt::format("a.{}in{}[{}]", pre_, v.leaf, pos)));
+      std::string e = guarded(v, reg, load_expr(l, fmt::format("{}[{}]", arg(fmt::format("in{}", v.leaf)), pos)));
       lines[static_cast<std::size_t>(i)] = fmt::format("const {} v{} = {};  // gather {}", reg, i, e, name(v.dtype));
       exprs[static_cast<std::size_t>(i)] = std::move(e);
       continue;
@@ -348,10 +356,14 @@ void ElementEmitter::emit_function(const std::string& fn, const std::string& com
     if (is_half(v.dtype) && v.op != Op::Cast) {
       e = fmt::format("loom::cast<{}>({})", cast_target(v.dtype), e);  // round as NumPy does
     }
-    if (v.op == Op::CheckIndex) e = guarded(v, reg, e);
+    if (v.op == Op::CheckIndex) {
+      (void)args_.field("err");  // its pattern (ops.def) records a bad index in a.err
+      e = guarded(v, reg, e);
+    }
     lines[static_cast<std::size_t>(i)] = fmt::format("const {} v{} = {};  // {}", reg, i, e, info.name);
     exprs[static_cast<std::size_t>(i)] = std::move(e);
   }
+  args_.hold(nullptr);
   std::vector<std::uint8_t> live(static_cast<std::size_t>(nv), 0);
   for (int o : guards ? guard_of : p_.outputs) live[static_cast<std::size_t>(o)] = 1;
   for (int i = nv - 1; i >= 0; --i) {
@@ -362,7 +374,9 @@ void ElementEmitter::emit_function(const std::string& fn, const std::string& com
     }
   }
   for (int i = 0; i < nv; ++i) {
-    if (live[static_cast<std::size_t>(i)]) w_.line("{}", lines[static_cast<std::size_t>(i)]);
+    if (!live[static_cast<std::size_t>(i)]) continue;
+    w_.line("{}", lines[static_cast<std::size_t>(i)]);
+    args_.keep(reads[static_cast<std::size_t>(i)]);
   }
   for (std::size_t o = 0; o < p_.outputs.size() && !guards; ++o) {
     const int i = p_.outputs[o];

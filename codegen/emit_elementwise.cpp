@@ -24,7 +24,7 @@ namespace {
 
 class Emitter {
  public:
-  Emitter(const KernelPlan& p, std::span<const Param> params) : p_(p), params_(params) {
+  explicit Emitter(const KernelPlan& p) : p_(p), args_(candidate_params(p)) {
     nd_ = p.shape.size();
     idx_t_ = p.index32 ? "int" : "long long";
   }
@@ -47,20 +47,26 @@ class Emitter {
     for (const std::string& h : ks.headers) w_.line("#include \"{}\"", h);
     emit_user_preambles(w_, {&p_});
     w_.blank();
-    const KernelPlan* plans[2] = {&p_, &p_};
-    emit_args(w_, params_, plans);
-    ElementEmitter ee(p_, "", w_);
+    const std::size_t args_at = w_.size();  // the Args struct goes here once its fields are known
+    ElementEmitter ee(p_, "", w_, args_);
     ee.emit_unravel_helpers();
     ee.emit_element("element", "One element: its inputs in, its outputs out.");
     if (p_.vec > 1 && guarded_leaves() > 0) ee.emit_guards("guards");
     emit_kernel(ks.name);
     ks.text = w_.take();
+    ks.params = args_.read();
+    SourceWriter args;
+    const KernelPlan* plans[2] = {&p_, &p_};
+    emit_args(args, ks.params, plans);
+    ks.text.insert(args_at, args.str());
     return ks;
   }
 
  private:
   const Leaf& leaf(int j) const { return p_.leaves[static_cast<std::size_t>(j)]; }
   const KValue& value(int i) const { return p_.values[static_cast<std::size_t>(i)]; }
+  // "a.<name>", the field marked read.
+  std::string arg(std::string_view name) const { return args_.field(name); }
   // The index expression of affine `sub` of leaf j at inner position `pos`, given the row base
   // (rows path), or the flat/unravelled index.
   std::string affine_at(int j, int sub, const std::string& base, const std::string& pos) const {
@@ -69,7 +75,7 @@ class Emitter {
     switch (step_of(a, nd_)) {
       case Step::Zero: return base;
       case Step::Unit: return fmt::format("{} + {}", base, pos);
-      case Step::Strided: return fmt::format("{} + ({}) * a.{}_st{}", base, pos, st, nd_ - 1);
+      case Step::Strided: return fmt::format("{} + ({}) * {}", base, pos, arg(fmt::format("{}_st{}", st, nd_ - 1)));
     }
     return base;
   }
@@ -89,16 +95,16 @@ class Emitter {
     std::string s;
     const char* cast = p_.index32 ? "(int)" : "";
     for (int d = 0; d < dims; ++d) {
-      s += fmt::format("{}o{} * {}a.{}_st{}", s.empty() ? "" : " + ", d, cast, sub_name(j, sub), d);
+      s += fmt::format("{}o{} * {}{}", s.empty() ? "" : " + ", d, cast, arg(fmt::format("{}_st{}", sub_name(j, sub), d)));
     }
     return s.empty() ? "0" : s;
   }
 
   std::string lin_of(int j, const std::string& inner) const {
-    std::string s = fmt::format("a.u{}_lin", j);
+    std::string s = arg(fmt::format("u{}_lin", j));
     for (int d = 0; d < nd_; ++d) {
       const std::string o = (d == nd_ - 1) ? inner : fmt::format("o{}", d);
-      s += fmt::format(" + (long long)({}) * a.u{}_lin_st{}", o, j, d);
+      s += fmt::format(" + (long long)({}) * {}", o, arg(fmt::format("u{}_lin_st{}", j, d)));
     }
     return s;
   }
@@ -113,7 +119,8 @@ class Emitter {
       if (l.unravel) {
         if (l.kind == LeafKind::Buffer) {  // guarded: the address, read where the guard holds
           const std::string at = fmt::format("u{}_offset(a, {})", j, lin_of(j, pos));
-          args.push_back(l.guard >= 0 ? fmt::format("a.in{} + {}", j, at) : fmt::format("a.in{}[{}]", j, at));
+          const std::string in = arg(fmt::format("in{}", j));
+          args.push_back(l.guard >= 0 ? fmt::format("{} + {}", in, at) : fmt::format("{}[{}]", in, at));
         } else {
           w_.line("long long r{0}, c{0};", j);
           w_.line("u{0}_rc(a, {1}, r{0}, c{0});", j, lin_of(j, pos));
@@ -176,7 +183,7 @@ class Emitter {
     switch (step_of(leaf(j).idx[0], nd_)) {
       case Step::Zero: return "0";
       case Step::Unit: return pos;
-      case Step::Strided: return fmt::format("({}) * a.in{}_st{}", pos, j, nd_ - 1);
+      case Step::Strided: return fmt::format("({}) * {}", pos, arg(fmt::format("in{}_st{}", j, nd_ - 1)));
     }
     return "0";
   }
@@ -197,13 +204,14 @@ class Emitter {
       if (l.kind == LeafKind::Buffer) {
         if (l.share >= 0) continue;  // below, from its lead's
         const std::string off = outer_sum(j, 0, outer_dims);
-        w_.line("const {}* {} = a.in{}{};", storage_ctype(l.dtype), ptr_name(j), j, off == "0" ? "" : " + " + off);
+        w_.line("const {}* {} = {}{};", storage_ctype(l.dtype), ptr_name(j), arg(fmt::format("in{}", j)),
+                off == "0" ? "" : " + " + off);
         continue;
       }
       const int subs = l.kind == LeafKind::Eye ? 2 : 1;
       for (int sub = 0; sub < subs; ++sub) {
-        const std::string off = l.kind == LeafKind::Eye ? fmt::format("a.{}_off", sub_name(j, sub))
-                                                        : fmt::format("a.g{}_off", j);
+        const std::string off = l.kind == LeafKind::Eye ? arg(fmt::format("{}_off", sub_name(j, sub)))
+                                                        : arg(fmt::format("g{}_off", j));
         w_.line("const long long {} = {} + {};", base_name(j, sub), off, outer_sum(j, sub, outer_dims));
       }
     }
@@ -214,7 +222,7 @@ class Emitter {
               l.shift == 0 ? "" : fmt::format(" + ({})", l.shift));
     }
     for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
-      w_.line("{}* {} = a.out{}{};", storage_ctype(value(p_.outputs[o]).dtype), out_ptr(o), o,
+      w_.line("{}* {} = {}{};", storage_ctype(value(p_.outputs[o]).dtype), out_ptr(o), arg(fmt::format("out{}", o)),
               out_base == "0" ? "" : " + " + out_base);
     }
   }
@@ -370,21 +378,21 @@ class Emitter {
       case Path::Flat: {
         if (p_.unroll > 1) {
           w_.line("const {0} i = ({0})blockIdx.x * blockDim.x * {1} + threadIdx.x;", it, p_.unroll);
-          w_.line("if (i >= a.n) return;");
+          w_.line("if (i >= {}) return;", arg("n"));
           emit_bases(0, "0");
-          emit_unrolled("i", "a.n");
+          emit_unrolled("i", arg("n"));
           break;
         }
         w_.line("const {0} i = (({0})blockIdx.x * blockDim.x + threadIdx.x) * {1};", it, v);
-        w_.line("if (i >= a.n) return;");
+        w_.line("if (i >= {}) return;", arg("n"));
         emit_bases(0, "0");
         if (v > 1) {
-          w_.open_block(fmt::format("if (a.n - i >= {})", v));
+          w_.open_block(fmt::format("if ({} - i >= {})", arg("n"), v));
           emit_vector_body("i");
           w_.line("return;");
           w_.close_block();
         }
-        w_.open_block(fmt::format("for ({0} k = i; k < a.n && k < i + {1}; ++k)", it, v));
+        w_.open_block(fmt::format("for ({0} k = i; k < {2} && k < i + {1}; ++k)", it, v, arg("n")));
         emit_scalar_call("k", "k");
         w_.close_block();
         break;
@@ -395,29 +403,29 @@ class Emitter {
         } else {
           w_.line("const {0} i = (({0})blockIdx.x * blockDim.x + threadIdx.x) * {1};", it, v);
         }
-        w_.line("if (i >= a.inner) return;");
+        w_.line("if (i >= {}) return;", arg("inner"));
         w_.open_block(fmt::format(
-            "for ({0} row = ({0})blockIdx.y * blockDim.y + threadIdx.y; row < a.rows; row += ({0})gridDim.y * blockDim.y)",
-            it));
+            "for ({0} row = ({0})blockIdx.y * blockDim.y + threadIdx.y; row < {1}; row += ({0})gridDim.y * blockDim.y)",
+            it, arg("rows")));
         if (p_.fast_rows != 0) {
           emit_row_order("row");
-          emit_bases(nd_ - 1, "orow * a.inner");
+          emit_bases(nd_ - 1, "orow * " + arg("inner"));
         } else {
           emit_unravel("row", nd_ - 1, reads_outer());
-          emit_bases(nd_ - 1, "row * a.inner");
+          emit_bases(nd_ - 1, "row * " + arg("inner"));
         }
         if (p_.unroll > 1) {
-          emit_unrolled("i", "a.inner");
+          emit_unrolled("i", arg("inner"));
           w_.close_block();
           break;
         }
         if (v > 1) {
-          w_.open_block(fmt::format("if (a.inner - i >= {})", v));
+          w_.open_block(fmt::format("if ({} - i >= {})", arg("inner"), v));
           emit_vector_body("i");
           w_.line("continue;");
           w_.close_block();
         }
-        w_.open_block(fmt::format("for ({0} k = i; k < a.inner && k < i + {1}; ++k)", it, v));
+        w_.open_block(fmt::format("for ({0} k = i; k < {2} && k < i + {1}; ++k)", it, v, arg("inner")));
         emit_scalar_call("k", "k");
         w_.close_block();
         w_.close_block();
@@ -435,23 +443,24 @@ class Emitter {
         w_.line("const {0} r = r0 + threadIdx.x, c = c0 + k;", it);
         for (int j = 0; j < static_cast<int>(p_.leaves.size()); ++j) {
           if (!leaf(j).tiled) continue;
-          w_.line("if (r < a.rows && c < a.inner) t{0}[k][threadIdx.x] = a.in{0}[r * a.in{0}_st0 + c * a.in{0}_st1];", j);
+          w_.line("if (r < {} && c < {}) t{}[k][threadIdx.x] = {}[r * {} + c * {}];", arg("rows"), arg("inner"), j,
+                  arg(fmt::format("in{}", j)), arg(fmt::format("in{}_st0", j)), arg(fmt::format("in{}_st1", j)));
         }
         w_.close_block();
         w_.line("__syncthreads();");
         w_.line("#pragma unroll");
         w_.open_block("for (int k = threadIdx.y; k < 32; k += 8)");
         w_.line("const {0} row = r0 + k, col = c0 + threadIdx.x;", it);
-        w_.line("if (row >= a.rows || col >= a.inner) continue;");
+        w_.line("if (row >= {} || col >= {}) continue;", arg("rows"), arg("inner"));
         w_.line("const {} o0 = row;", it);
-        emit_bases(1, "row * a.inner");
+        emit_bases(1, "row * " + arg("inner"));
         emit_scalar_call("col", "col");
         w_.close_block();
         break;
       }
       case Path::Unravel: {
         w_.line("const {0} l = ({0})blockIdx.x * blockDim.x + threadIdx.x;", it);
-        w_.line("if (l >= a.n) return;");
+        w_.line("if (l >= {}) return;", arg("n"));
         emit_unravel("l", nd_, reads_inner());
         emit_bases(nd_ - 1, "0");
         emit_scalar_call(fmt::format("o{}", nd_ - 1), "l");
@@ -493,7 +502,7 @@ class Emitter {
     for (int d = dims - 1; d >= 1; --d) {
       emit_digit(d, d == dims - 1 ? last : outer);
       if (!outer && d == dims - 1) break;  // only the last was wanted
-      w_.line("r = {};", p_.index32 ? fmt::format("rq{}", d) : fmt::format("r / ({})a.n{}", idx_t_, d));
+      w_.line("r = {};", p_.index32 ? fmt::format("rq{}", d) : fmt::format("r / ({}){}", idx_t_, arg(fmt::format("n{}", d))));
     }
     if (outer) w_.line("const {} o0 = r;", idx_t_);
   }
@@ -502,11 +511,12 @@ class Emitter {
   // a shift (divisor_word; rq<d>) instead of a division by a value known only at run time.
   void emit_digit(int d, bool want) {
     if (!p_.index32) {
-      if (want) w_.line("const {0} o{1} = r % ({0})a.n{1};", idx_t_, d);
+      if (want) w_.line("const {0} o{1} = r % ({0}){2};", idx_t_, d, arg(fmt::format("n{}", d)));
       return;
     }
-    w_.line("const unsigned rq{0} = a.n{0}_dm ? __umulhi(r, (unsigned)a.n{0}_dm) >> (unsigned)(a.n{0}_dm >> 32) : r;", d);
-    if (want) w_.line("const int o{0} = (int)(r - rq{0} * (unsigned)a.n{0});", d);
+    w_.line("const unsigned rq{0} = {1} ? __umulhi(r, (unsigned){1}) >> (unsigned)({1} >> 32) : r;", d,
+            arg(fmt::format("n{}_dm", d)));
+    if (want) w_.line("const int o{0} = (int)(r - rq{0} * (unsigned){1});", d, arg(fmt::format("n{}", d)));
   }
 
   // The outer coordinates of row `linear` of a reordered row loop (KernelPlan::fast_rows): the
@@ -524,16 +534,17 @@ class Emitter {
     w_.line("{} r = {};", p_.index32 ? "unsigned" : idx_t_, linear);
     for (std::size_t k = 0; k + 1 < order.size(); ++k) {
       emit_digit(order[k], true);
-      w_.line("r = {};", p_.index32 ? fmt::format("rq{}", order[k]) : fmt::format("r / ({})a.n{}", idx_t_, order[k]));
+      w_.line("r = {};", p_.index32 ? fmt::format("rq{}", order[k])
+                                    : fmt::format("r / ({}){}", idx_t_, arg(fmt::format("n{}", order[k]))));
     }
     w_.line("const {} o{} = r;", idx_t_, order.back());
     std::string lin = "o0";
-    for (int d = 1; d < dims; ++d) lin = fmt::format("({}) * ({})a.n{} + o{}", lin, idx_t_, d, d);
+    for (int d = 1; d < dims; ++d) lin = fmt::format("({}) * ({}){} + o{}", lin, idx_t_, arg(fmt::format("n{}", d)), d);
     w_.line("const {} orow = {};", idx_t_, lin);
   }
 
   const KernelPlan& p_;
-  std::span<const Param> params_;
+  mutable KernelArgs args_;  // asked for every field the source reads
   int nd_ = 0;
   std::string idx_t_;
   SourceWriter w_;
@@ -604,12 +615,12 @@ std::string kernel_name(const KernelPlan& p) {
                      static_cast<std::uint32_t>(key_digest(p.key) >> 32));
 }
 
-KernelSource emit_elementwise(const KernelPlan& plan, std::span<const Param> params) {
-  return Emitter(plan, params).run();
+KernelSource emit_elementwise(const KernelPlan& plan) {
+  return Emitter(plan).run();
 }
 
-KernelSource emit_kernel(const KernelPlan& plan, std::span<const Param> params) {
-  return plan.reduce ? emit_reduce(plan, params) : emit_elementwise(plan, params);
+KernelSource emit_kernel(const KernelPlan& plan) {
+  return plan.reduce ? emit_reduce(plan) : emit_elementwise(plan);
 }
 
 }  // namespace loom::codegen

@@ -19,13 +19,15 @@ struct KernelSource {
   std::vector<std::string> headers;  // prelude headers it includes
   bool needs_cuda_include = false;   // float16/bfloat16: cuda_fp16.h / cuda_bf16.h
   std::vector<std::string> options;  // NVRTC options of the user code it holds (partition.cpp)
+  // The fields of its Args struct, in order: those its source reads (kernel_args.hpp).
+  std::vector<Param> params;
 };
 
-KernelSource emit_elementwise(const KernelPlan& plan, std::span<const Param> params);
+KernelSource emit_elementwise(const KernelPlan& plan);
 // A reduction kernel (plan.reduce set): emit_reduce.cpp.
-KernelSource emit_reduce(const KernelPlan& plan, std::span<const Param> params);
+KernelSource emit_reduce(const KernelPlan& plan);
 // Either, by the plan's kind.
-KernelSource emit_kernel(const KernelPlan& plan, std::span<const Param> params);
+KernelSource emit_kernel(const KernelPlan& plan);
 
 // "add(multiply(in0, s1), in2)" for the header comment and explain().
 std::string expression_text(const KernelPlan& plan, int output);

@@ -43,8 +43,8 @@ std::string state_type(const ReduceSpec& r) {
   return i.typed ? fmt::format("{}<{}>", i.state, register_ctype(r.dtype)) : std::string(i.state);
 }
 
-ReduceEmitter::ReduceEmitter(const KernelPlan& p, std::span<const Param> params)
-    : p_(p), r_(*p.reduce), pro_(*p.reduce->prologue), params_(params) {
+ReduceEmitter::ReduceEmitter(const KernelPlan& p)
+    : p_(p), r_(*p.reduce), pro_(*p.reduce->prologue), args_(candidate_params(p)) {
   idx_t_ = p.index32 ? "int" : "long long";
   for (const ReduceSpec& s : r_.reductions) reduced_nodes_.push_back(s.node);
 }
@@ -80,10 +80,9 @@ KernelSource ReduceEmitter::run() {
     w_.line("{}", text);
   }
   w_.blank();
-  const KernelPlan* plans[2] = {&p_, &pro_};
-  emit_args(w_, params_, plans);
-  ElementEmitter pe(pro_, "p", w_);
-  ElementEmitter ee(p_, "", w_, reduced_nodes_);
+  const std::size_t args_at = w_.size();  // the Args struct goes here once its fields are known
+  ElementEmitter pe(pro_, "p", w_, args_);
+  ElementEmitter ee(p_, "", w_, args_, reduced_nodes_);
   pe.emit_unravel_helpers();
   ee.emit_unravel_helpers();
   pe.emit_element("prologue", "The values reduced, at one element of the input.");
@@ -91,6 +90,11 @@ KernelSource ReduceEmitter::run() {
   name_ = ks.name;
   strategy_def(r_.strategy).skeleton(*this);
   ks.text = w_.take();
+  ks.params = args_.read();
+  SourceWriter args;
+  const KernelPlan* plans[2] = {&p_, &pro_};
+  emit_args(args, ks.params, plans);
+  ks.text.insert(args_at, args.str());
   return ks;
 }
 
@@ -135,8 +139,9 @@ void ReduceEmitter::unravel_class(const std::string& linear, std::uint8_t cls) {
   const std::string t = cls ? "tr" : "tk";
   w_.line("{} {} = {};", idx_t_, t, linear);
   for (std::size_t i = dims.size() - 1; i >= 1; --i) {
-    w_.line("const {0} {1} = {2} % ({0})a.pn{3};", idx_t_, coord(dims[i]), t, dims[i]);
-    w_.line("{} /= ({})a.pn{};", t, idx_t_, dims[i]);
+    const std::string n = arg(fmt::format("pn{}", dims[i]));
+    w_.line("const {0} {1} = {2} % ({0}){3};", idx_t_, coord(dims[i]), t, n);
+    w_.line("{} /= ({}){};", t, idx_t_, n);
   }
   w_.line("const {} {} = {};", idx_t_, coord(dims[0]), t);
 }
@@ -151,7 +156,7 @@ std::string ReduceEmitter::affine_sum(const std::string& name, int cls, int ndim
     if (d == unit_dim) {
       s += fmt::format("{}{}", s.empty() ? "" : " + ", coords(d));
     } else {
-      s += fmt::format("{}(long long){} * a.{}_st{}", s.empty() ? "" : " + ", coords(d), name, d);
+      s += fmt::format("{}(long long){} * {}", s.empty() ? "" : " + ", coords(d), arg(fmt::format("{}_st{}", name, d)));
     }
   }
   return s.empty() ? "0" : s;
@@ -175,10 +180,13 @@ void ReduceEmitter::emit_prologue_bases() {
     if (l.kind == LeafKind::Buffer) {
       w_.line("const long long pb{} = {};", j, affine_sum(fmt::format("pin{}", j), 0, nd, c));
     } else if (l.kind == LeafKind::Eye) {
-      w_.line("const long long pb{0}r = a.pg{0}_row_off + {1};", j, affine_sum(fmt::format("pg{}_row", j), 0, nd, c));
-      w_.line("const long long pb{0}c = a.pg{0}_col_off + {1};", j, affine_sum(fmt::format("pg{}_col", j), 0, nd, c));
+      w_.line("const long long pb{0}r = {2} + {1};", j, affine_sum(fmt::format("pg{}_row", j), 0, nd, c),
+              arg(fmt::format("pg{}_row_off", j)));
+      w_.line("const long long pb{0}c = {2} + {1};", j, affine_sum(fmt::format("pg{}_col", j), 0, nd, c),
+              arg(fmt::format("pg{}_col_off", j)));
     } else {
-      w_.line("const long long pb{0} = a.pg{0}_off + {1};", j, affine_sum(fmt::format("pg{}", j), 0, nd, c));
+      w_.line("const long long pb{0} = {2} + {1};", j, affine_sum(fmt::format("pg{}", j), 0, nd, c),
+              arg(fmt::format("pg{}_off", j)));
     }
   }
 }
@@ -192,10 +200,10 @@ void ReduceEmitter::emit_prologue_loads(const std::string& slot) {
     if (l.kind != LeafKind::Buffer || l.unravel) continue;
     const std::string at = fmt::format("pb{} + {}", j, affine_sum(fmt::format("pin{}", j), 1, nd, c, unit_reduced_dim(j)));
     if (vec_ > 1) {
-      w_.line("c{0}[{1}] = *reinterpret_cast<const loom::Vec<{2}, {3}>*>(a.pin{0} + ({4}));", j, slot, vec_,
-              storage_ctype(l.dtype), at);
+      w_.line("c{0}[{1}] = *reinterpret_cast<const loom::Vec<{2}, {3}>*>({5} + ({4}));", j, slot, vec_,
+              storage_ctype(l.dtype), at, arg(fmt::format("pin{}", j)));
     } else {
-      w_.line("c{}[{}] = a.pin{}[{}];", j, slot, j, at);
+      w_.line("c{}[{}] = {}[{}];", j, slot, arg(fmt::format("pin{}", j)), at);
     }
   }
 }
@@ -209,10 +217,10 @@ void ReduceEmitter::emit_prologue_call(const std::string& slot) {
     const Leaf& l = pro_.leaves[static_cast<std::size_t>(j)];
     if (l.kind == LeafKind::Scalar || l.kind == LeafKind::Gathered) continue;  // no argument
     if (l.unravel) {
-      std::string lin = fmt::format("a.pu{}_lin", j);
-      for (int d = 0; d < nd; ++d) lin += fmt::format(" + (long long){} * a.pu{}_lin_st{}", coord(d), j, d);
+      std::string lin = arg(fmt::format("pu{}_lin", j));
+      for (int d = 0; d < nd; ++d) lin += fmt::format(" + (long long){} * {}", coord(d), arg(fmt::format("pu{}_lin_st{}", j, d)));
       if (l.kind == LeafKind::Buffer) {
-        args.push_back(fmt::format("a.pin{0}[pu{0}_offset(a, {1})]", j, lin));
+        args.push_back(fmt::format("{2}[pu{0}_offset(a, {1})]", j, lin, arg(fmt::format("pin{}", j))));
       } else {
         w_.line("long long r{0}, c{0};", j);
         w_.line("pu{0}_rc(a, {1}, r{0}, c{0});", j, lin);
@@ -309,8 +317,9 @@ void ReduceEmitter::unravel_epilogue_class(const std::string& linear, std::uint8
   const std::string t = cls ? "te_r" : "te_k";
   w_.line("{} {} = {};", idx_t_, t, linear);
   for (std::size_t i = dims.size() - 1; i >= 1; --i) {
-    w_.line("const {0} e{1} = {2} % ({0})a.n{1};", idx_t_, dims[i], t);
-    w_.line("{} /= ({})a.n{};", t, idx_t_, dims[i]);
+    const std::string n = arg(fmt::format("n{}", dims[i]));
+    w_.line("const {0} e{1} = {2} % ({0}){3};", idx_t_, dims[i], t, n);
+    w_.line("{} /= ({}){};", t, idx_t_, n);
   }
   w_.line("const {} e{} = {};", idx_t_, dims[0], t);
 }
@@ -326,8 +335,9 @@ void ReduceEmitter::emit_epilogue(const std::string& j, bool rows) {
   } else {
     w_.line("{} te = {};", idx_t_, j);
     for (int d = ne - 1; d >= 1; --d) {
-      w_.line("const {0} e{1} = te % ({0})a.n{1};", idx_t_, d);
-      w_.line("te /= ({})a.n{};", idx_t_, d);
+      const std::string n = arg(fmt::format("n{}", d));
+      w_.line("const {0} e{1} = te % ({0}){2};", idx_t_, d, n);
+      w_.line("te /= ({}){};", idx_t_, n);
     }
     w_.line("const {} e0 = te;", idx_t_);
   }
@@ -345,7 +355,7 @@ void ReduceEmitter::emit_epilogue(const std::string& j, bool rows) {
         if (rows) {
           args.push_back(fmt::format("res{}", i));
         } else if (r_.reductions[i].kind == ReduceKind::Variance) {
-          args.push_back(fmt::format("s{0}.result(a.ddof{0})", i));
+          args.push_back(fmt::format("s{}.result({})", i, arg(fmt::format("ddof{}", i))));
         } else {
           args.push_back(fmt::format("s{}.result()", i));
         }
@@ -355,20 +365,20 @@ void ReduceEmitter::emit_epilogue(const std::string& j, bool rows) {
         if (l.cache >= 0) {
           args.push_back(fmt::format("c{}[k]{}", l.cache, vec_ > 1 ? ".v[e]" : ""));
         } else if (l.unravel) {
-          std::string lin = fmt::format("a.u{}_lin", k);
-          for (int d = 0; d < ne; ++d) lin += fmt::format(" + (long long)e{} * a.u{}_lin_st{}", d, k, d);
-          args.push_back(fmt::format("a.in{0}[u{0}_offset(a, {1})]", k, lin));
+          std::string lin = arg(fmt::format("u{}_lin", k));
+          for (int d = 0; d < ne; ++d) lin += fmt::format(" + (long long)e{} * {}", d, arg(fmt::format("u{}_lin_st{}", k, d)));
+          args.push_back(fmt::format("{2}[u{0}_offset(a, {1})]", k, lin, arg(fmt::format("in{}", k))));
         } else {
-          args.push_back(fmt::format("a.in{}[{}]", k, affine_sum(fmt::format("in{}", k), -1, ne, e)));
+          args.push_back(fmt::format("{}[{}]", arg(fmt::format("in{}", k)), affine_sum(fmt::format("in{}", k), -1, ne, e)));
         }
         break;
       case LeafKind::Eye:
-        args.push_back(fmt::format("a.g{0}_row_off + {1}", k, affine_sum(fmt::format("g{}_row", k), -1, ne, e)));
-        args.push_back(fmt::format("a.g{0}_col_off + {1}", k, affine_sum(fmt::format("g{}_col", k), -1, ne, e)));
+        args.push_back(fmt::format("{} + {}", arg(fmt::format("g{}_row_off", k)), affine_sum(fmt::format("g{}_row", k), -1, ne, e)));
+        args.push_back(fmt::format("{} + {}", arg(fmt::format("g{}_col_off", k)), affine_sum(fmt::format("g{}_col", k), -1, ne, e)));
         break;
       case LeafKind::Arange:
       case LeafKind::Linspace:
-        args.push_back(fmt::format("a.g{0}_off + {1}", k, affine_sum(fmt::format("g{}", k), -1, ne, e)));
+        args.push_back(fmt::format("{} + {}", arg(fmt::format("g{}_off", k)), affine_sum(fmt::format("g{}", k), -1, ne, e)));
         break;
     }
   }
@@ -376,7 +386,8 @@ void ReduceEmitter::emit_epilogue(const std::string& j, bool rows) {
     if (rows && vec_ > 1) {  // element e of the vector the row-resident kernel stores
       args.push_back(fmt::format("ov{}.v[e]", o));
     } else {
-      args.push_back(rows ? fmt::format("a.out{}[(long long){} * a.nr + r]", o, j) : fmt::format("a.out{}[{}]", o, j));
+      const std::string out = arg(fmt::format("out{}", o));
+      args.push_back(rows ? fmt::format("{}[(long long){} * {} + r]", out, j, arg("nr")) : fmt::format("{}[{}]", out, j));
     }
   }
   w_.line("epilogue({});", fmt::join(args, ", "));
@@ -394,18 +405,18 @@ void ReduceEmitter::emit_states() {
 void ReduceEmitter::emit_split_combine(const std::string& j, const std::string& slices, const std::string& part,
                                        bool whole_block) {
   for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
-    w_.line("static_cast<{0}*>(a.partials{1})[(long long){2} * {3} + {4}] = s{1};",
-            state_type(r_.reductions[i]), i, j, slices, part);
+    w_.line("static_cast<{0}*>({5})[(long long){2} * {3} + {4}] = s{1};", state_type(r_.reductions[i]), i, j, slices,
+            part, arg(fmt::format("partials{}", i)));
   }
   // Every other block has taken its ticket: the last resets it for the next launch (the
   // tickets are zeroed once, not before each launch).
   if (whole_block) {
-    w_.line("last = loom::red::arrive(a.tickets + {}) == {} - 1;", j, slices);
-    w_.line("if (last) a.tickets[{}] = 0u;", j);
+    w_.line("last = loom::red::arrive({} + {}) == {} - 1;", arg("tickets"), j, slices);
+    w_.line("if (last) {}[{}] = 0u;", arg("tickets"), j);
     return;
   }
-  w_.line("if (loom::red::arrive(a.tickets + {}) != {} - 1) return;", j, slices);
-  w_.line("a.tickets[{}] = 0u;", j);
+  w_.line("if (loom::red::arrive({} + {}) != {} - 1) return;", arg("tickets"), j, slices);
+  w_.line("{}[{}] = 0u;", arg("tickets"), j);
 }
 
 // The partials of output j merged in a fixed order: by the whole block (each thread a
@@ -420,8 +431,8 @@ void ReduceEmitter::emit_merge_partials(const std::string& j, const std::string&
       w_.line("#pragma unroll 4");
       w_.open_block(fmt::format("for (unsigned g = 0; g < {}; ++g)", slices));
     }
-    w_.line("s{0}.merge(loom::red::load_partial(static_cast<const {1}*>(a.partials{0}) + (long long){2} * {3} + g));",
-            i, state_type(r_.reductions[i]), j, slices);
+    w_.line("s{0}.merge(loom::red::load_partial(static_cast<const {1}*>({4}) + (long long){2} * {3} + g));", i,
+            state_type(r_.reductions[i]), j, slices, arg(fmt::format("partials{}", i)));
     w_.close_block();
     if (whole_block) w_.line("loom::red::block_reduce(s{0}, sh{0});", i);
   }
@@ -434,8 +445,8 @@ void ReduceEmitter::begin_kernel(const std::string& launch_bounds) {
 
 void ReduceEmitter::end_kernel() { w_.close_block(); }
 
-KernelSource emit_reduce(const KernelPlan& plan, std::span<const Param> params) {
-  return ReduceEmitter(plan, params).run();
+KernelSource emit_reduce(const KernelPlan& plan) {
+  return ReduceEmitter(plan).run();
 }
 
 }  // namespace loom::codegen

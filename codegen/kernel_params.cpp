@@ -4,10 +4,7 @@
 
 #include <algorithm>
 #include <bit>
-#include <cctype>
 #include <cstring>
-#include <string_view>
-#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -156,7 +153,9 @@ std::vector<Param> reduce_params(const KernelPlan& p) {
   return ps;
 }
 
-std::vector<Param> all_params(const KernelPlan& p) {
+}  // namespace
+
+std::vector<Param> candidate_params(const KernelPlan& p) {
   if (p.reduce) return reduce_params(p);
   std::vector<Param> ps;
   const int nd = p.shape.size();
@@ -189,31 +188,9 @@ std::vector<Param> all_params(const KernelPlan& p) {
   return ps;
 }
 
-// The fields a kernel's source reads: every `a.<name>` (Args is `a` in every function).
-std::unordered_set<std::string_view> fields_read(std::string_view text) {
-  std::unordered_set<std::string_view> read;
-  const auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (std::size_t at = text.find("a."); at != std::string_view::npos; at = text.find("a.", at + 2)) {
-    if (at > 0 && (ident(text[at - 1]) || text[at - 1] == '.')) continue;
-    std::size_t end = at + 2;
-    while (end < text.size() && ident(text[end])) ++end;
-    if (end > at + 2) read.insert(text.substr(at + 2, end - at - 2));
-  }
-  return read;
-}
-
-}  // namespace
-
-// Every parameter the plan's skeleton could read, less those its source does not: a kernel
-// carries only the arguments it reads (the row-resident softmax kernel read 5 of 16 fields).
-// The source depends on the plan's key alone, so the list does too.
-std::vector<Param> kernel_params(const KernelPlan& p) {
-  std::vector<Param> ps = all_params(p);
-  const std::string text = emit_kernel(p, ps).text;
-  const auto read = fields_read(text);
-  std::erase_if(ps, [&](const Param& q) { return !read.contains(q.name); });
-  return ps;
-}
+// A kernel carries only the arguments its source reads (the row-resident softmax kernel reads 5
+// of 16 candidates). The source depends on the plan's key alone, so the list does too.
+std::vector<Param> kernel_params(const KernelPlan& p) { return emit_kernel(p).params; }
 
 StaticArgs pack_static(const KernelPlan& p, std::span<const Param> params, int splits, const SlotOf& slot_of) {
   StaticArgs a;

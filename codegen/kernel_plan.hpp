@@ -241,6 +241,10 @@ struct Param {
   int words = 1;
 };
 
+// Every field the plan's skeleton could read, in the Args struct's order: the emitters ask
+// for those they read (kernel_args.hpp), and the kernel's list is those (KernelSource::params).
+std::vector<Param> candidate_params(const KernelPlan& plan);
+// The parameters of the plan's kernel (its source emitted once, for them).
 std::vector<Param> kernel_params(const KernelPlan& plan);
 
 // The argument words for `params`. data_of gives a leaf node's data pointer (the start of its

@@ -139,8 +139,8 @@ void ReduceEmitter::emit_tile_merge() {
     } else {
       w_.line("s{}.init();", i);
     }
-    w_.open_block(fmt::format("if ({} < a.nk)", jv));
-    w_.line("const {0}* part = static_cast<const {0}*>(a.partials{1}) + {2};", st, i, jv);
+    w_.open_block(fmt::format("if ({} < {})", jv, arg("nk")));
+    w_.line("const {0}* part = static_cast<const {0}*>({1}) + {2};", st, arg(fmt::format("partials{}", i)), jv);
     w_.line("constexpr int mb{} = sizeof({}) <= 8 || {} == 1 ? {} : 2;  // partials in flight per column", i, st, vec, batch);
     w_.open_block(fmt::format("for (unsigned g0 = ty; g0 < gridDim.y; g0 += mb{} * slots)", i));
     w_.line("{} m[mb{}][{}];", st, i, vec);
@@ -151,7 +151,8 @@ void ReduceEmitter::emit_tile_merge() {
       w_.line("if (g >= gridDim.y) break;");
       w_.line("#pragma unroll");
       if (phase == 0) {
-        w_.line("for (int e = 0; e < {}; ++e) m[k][e] = loom::red::load_partial(part + (long long)g * a.nk + e);", vec);
+        w_.line("for (int e = 0; e < {}; ++e) m[k][e] = loom::red::load_partial(part + (long long)g * {} + e);", vec,
+                arg("nk"));
       } else {
         w_.line("for (int e = 0; e < {}; ++e) {}.merge(m[k][e]);", vec, state);
       }
@@ -192,7 +193,7 @@ void ReduceEmitter::emit_column_tiles_kernel() {
     w_.line("{0}* const sh{1} = reinterpret_cast<{0}*>(tile);  // reduction {1}'s turn", state_type(r_.reductions[i]), i);
   }
   w_.line("__shared__ bool last;");
-  w_.line("const int lanes = (int)a.lanes;          // threads along a row: a power of two <= 32");
+  w_.line("const int lanes = (int){};          // threads along a row: a power of two <= 32", arg("lanes"));
   w_.line("const int tx = threadIdx.x & (lanes - 1);  // this thread's place in the tile's row");
   w_.line("const int ty = threadIdx.x / lanes;        // its row slot");
   w_.line("const int slots = blockDim.x / lanes;");
@@ -213,10 +214,10 @@ void ReduceEmitter::emit_column_tiles_kernel() {
       w_.line("for (int e = 0; e < {}; ++e) s{}v[e].init();", vec, i);
     }
   }
-  w_.line("const {0} r_begin = ({0})blockIdx.y * a.chunk;", it);
-  w_.line("const {0} r_end = a.nr - r_begin < a.chunk ? ({0})a.nr : r_begin + ({0})a.chunk;", it);
+  w_.line("const {0} r_begin = ({0})blockIdx.y * {1};", it, arg("chunk"));
+  w_.line("const {0} r_end = {1} - r_begin < {2} ? ({0}){1} : r_begin + ({0}){2};", it, arg("nr"), arg("chunk"));
   const int batch = vec > 1 ? kVectorBatch : kBatch;
-  w_.open_block(fmt::format("if ({} < a.nk)", jv));
+  w_.open_block(fmt::format("if ({} < {})", jv, arg("nk")));
   w_.open_block(fmt::format("for ({} rb = r_begin + ty; rb < r_end; rb += {} * slots)", it, batch));
   vec_ = vec;
   kept_vec_ = vec > 1;
@@ -232,28 +233,29 @@ void ReduceEmitter::emit_column_tiles_kernel() {
     emit_tile_combine();
   }
   w_.open_block("if (gridDim.y > 1)");
-  w_.open_block(fmt::format("if (threadIdx.x < lanes && {} < a.nk)", jv));
+  w_.open_block(fmt::format("if (threadIdx.x < lanes && {} < {})", jv, arg("nk")));
   for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
     const std::string st = state_type(r_.reductions[i]);
     if (vec > 1) {
       w_.line("#pragma unroll");
-      w_.line("for (int e = 0; e < {2}; ++e) static_cast<{0}*>(a.partials{1})[(long long)blockIdx.y * a.nk + j0 + e] = s{1}v[e];",
-              st, i, vec);
+      w_.line("for (int e = 0; e < {2}; ++e) static_cast<{0}*>({3})[(long long)blockIdx.y * {4} + j0 + e] = s{1}v[e];",
+              st, i, vec, arg(fmt::format("partials{}", i)), arg("nk"));
     } else {
-      w_.line("static_cast<{0}*>(a.partials{1})[(long long)blockIdx.y * a.nk + j] = s{1};", st, i);
+      w_.line("static_cast<{0}*>({2})[(long long)blockIdx.y * {3} + j] = s{1};", st, i, arg(fmt::format("partials{}", i)),
+              arg("nk"));
     }
   }
   w_.close_block();
   w_.line("__syncthreads();  // the block's partials written before thread 0 arrives (and releases them)");
   w_.open_block("if (threadIdx.x == 0)");
-  w_.line("last = loom::red::arrive(a.tickets + blockIdx.x) == gridDim.y - 1;");
-  w_.line("if (last) a.tickets[blockIdx.x] = 0u;  // for the next launch: tickets are zeroed once");
+  w_.line("last = loom::red::arrive({} + blockIdx.x) == gridDim.y - 1;", arg("tickets"));
+  w_.line("if (last) {}[blockIdx.x] = 0u;  // for the next launch: tickets are zeroed once", arg("tickets"));
   w_.close_block();
   w_.line("__syncthreads();");
   w_.line("if (!last) return;  // the same for every thread of the block");
   emit_tile_merge();
   w_.close_block();
-  w_.open_block(fmt::format("if (threadIdx.x < lanes && {} < a.nk)", jv));
+  w_.open_block(fmt::format("if (threadIdx.x < lanes && {} < {})", jv, arg("nk")));
   if (vec > 1) {
     for_each_column([&] { emit_epilogue("j"); }, true);
   } else {

@@ -80,7 +80,7 @@ void ReduceEmitter::emit_cooperative_kernel() {
     w_.line("__shared__ {} sh{}[32];", state_type(r_.reductions[i]), i);
   }
   w_.line("__shared__ bool last;");
-  w_.open_block(fmt::format("for ({0} j = blockIdx.y; j < a.nk; j += gridDim.y)", it));
+  w_.open_block(fmt::format("for ({0} j = blockIdx.y; j < {1}; j += gridDim.y)", it, arg("nk")));
   unravel_class("j", 0);
   emit_prologue_bases();
   emit_states();
@@ -91,10 +91,10 @@ void ReduceEmitter::emit_cooperative_kernel() {
   vec_ = r_.vec;
   const std::string v = vec_ > 1 ? fmt::format("{} * ", vec_) : "";
   w_.line("const {0} tile = {1} * {2}({0})blockDim.x;", it, batch, v);
-  w_.open_block(fmt::format("for ({0} rb = ({0})blockIdx.x * tile + {1}threadIdx.x; rb < a.nr; rb += ({0})gridDim.x * tile)",
-                            it, v));
+  w_.open_block(fmt::format("for ({0} rb = ({0})blockIdx.x * tile + {1}threadIdx.x; rb < {2}; rb += ({0})gridDim.x * tile)",
+                            it, v, arg("nr")));
   declare_caches(batch);
-  emit_batch("rb", v + "blockDim.x", "a.nr", batch);
+  emit_batch("rb", v + "blockDim.x", arg("nr"), batch);
   w_.close_block();
   vec_ = 1;
   for (std::size_t i = 0; i < r_.reductions.size(); ++i) w_.line("loom::red::block_reduce(s{0}, sh{0});", i);

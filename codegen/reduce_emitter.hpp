@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "codegen/emit_elementwise.hpp"
+#include "codegen/kernel_args.hpp"
 #include "codegen/source_writer.hpp"
 
 namespace loom::codegen {
@@ -23,7 +24,7 @@ std::string state_type(const ReduceSpec& r);
 
 class ReduceEmitter {
  public:
-  ReduceEmitter(const KernelPlan& p, std::span<const Param> params);
+  explicit ReduceEmitter(const KernelPlan& p);
   KernelSource run();
 
   // The skeletons (reduce_<strategy>.cpp), and what only one of them uses.
@@ -34,6 +35,8 @@ class ReduceEmitter {
   void emit_column_tiles_kernel();
 
  private:
+  // "a.<name>", the field marked read.
+  std::string arg(std::string_view name) const { return args_.field(name); }
   // Indexing: coordinates of the prologue dims (o<d> kept, q<d> reduced), affine sums of them.
   std::string coord(int d) const { return fmt::format("{}{}", r_.reduced[static_cast<std::size_t>(d)] ? "q" : "o", d); }
   enum class Reads : std::uint8_t { Bases, Loads, Call };
@@ -70,7 +73,7 @@ class ReduceEmitter {
   const KernelPlan& p_;
   const ReducePart& r_;
   const KernelPlan& pro_;
-  std::span<const Param> params_;
+  mutable KernelArgs args_;  // asked for every field the source reads
   std::vector<const Node*> reduced_nodes_;
   std::string name_;
   std::string idx_t_;

@@ -52,12 +52,12 @@ void ReduceEmitter::emit_per_thread_kernel() {
   const std::string it = idx_t_;
   begin_kernel("__launch_bounds__(256)");
   w_.line("const {0} j = ({0})blockIdx.x * blockDim.x + threadIdx.x;", it);
-  w_.line("if (j >= a.nk) return;");
+  w_.line("if (j >= {}) return;", arg("nk"));
   unravel_class("j", 0);
   emit_prologue_bases();
   emit_states();
-  w_.line("const {0} r_begin = ({0})blockIdx.y * a.chunk;", it);
-  w_.line("const {0} r_end = a.nr - r_begin < a.chunk ? ({0})a.nr : r_begin + ({0})a.chunk;", it);
+  w_.line("const {0} r_begin = ({0})blockIdx.y * {1};", it, arg("chunk"));
+  w_.line("const {0} r_end = {1} - r_begin < {2} ? ({0}){1} : r_begin + ({0}){2};", it, arg("nr"), arg("chunk"));
   w_.open_block(fmt::format("for ({} rb = r_begin; rb < r_end; rb += {})", it, kBatch));
   declare_caches(kBatch);
   emit_batch("rb", "1", "r_end", kBatch);

@@ -79,7 +79,7 @@ void ReduceEmitter::emit_rows_kernel() {
     w_.line("__shared__ {} sh{}[32];", state_type(r_.reductions[i]), i);
     w_.line("__shared__ {} shres{};", result_ctype(r_.reductions[i]), i);
   }
-  w_.open_block(fmt::format("for ({0} j = blockIdx.x; j < a.nk; j += gridDim.x)", it));
+  w_.open_block(fmt::format("for ({0} j = blockIdx.x; j < {1}; j += gridDim.x)", it, arg("nk")));
   unravel_class("j", 0);
   emit_prologue_bases();
   emit_states();
@@ -89,11 +89,11 @@ void ReduceEmitter::emit_rows_kernel() {
   // and the previous vector's arithmetic went out one at a time, and softmax ran at 94% of copy
   // in GPU time; as a batch, 99% (bench/NOTES.md).
   emit_batch(vec > 1 ? fmt::format("({})threadIdx.x * {}", it, vec) : fmt::format("({})threadIdx.x", it),
-             vec > 1 ? fmt::format("{} * blockDim.x", vec) : "blockDim.x", "a.nr", loads);
+             vec > 1 ? fmt::format("{} * blockDim.x", vec) : "blockDim.x", arg("nr"), loads);
   for (std::size_t i = 0; i < r_.reductions.size(); ++i) {
     w_.line("loom::red::block_reduce(s{0}, sh{0});", i);
     if (r_.reductions[i].kind == ReduceKind::Variance) {
-      w_.line("if (threadIdx.x == 0) shres{0} = s{0}.result(a.ddof{0});", i);
+      w_.line("if (threadIdx.x == 0) shres{0} = s{0}.result({1});", i, arg(fmt::format("ddof{}", i)));
     } else {
       w_.line("if (threadIdx.x == 0) shres{0} = s{0}.result();", i);
     }
@@ -107,7 +107,7 @@ void ReduceEmitter::emit_rows_kernel() {
   w_.open_block(fmt::format("for (int k = 0; k < {}; ++k)", loads));
   if (vec > 1) {
     w_.line("const {} rb = {};", it, first);
-    w_.line("if (rb >= a.nr) break;");
+    w_.line("if (rb >= {}) break;", arg("nr"));
     for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
       w_.line("loom::Vec<{}, {}> ov{};", vec, storage_ctype(p_.values[static_cast<std::size_t>(p_.outputs[o])].dtype), o);
     }
@@ -116,15 +116,16 @@ void ReduceEmitter::emit_rows_kernel() {
     if (epilogue_reads_coords()) w_.line("const {} r = rb + e;", it);
   } else {
     w_.line("const {} r = {};", it, first);
-    w_.line("if (r >= a.nr) break;");
+    w_.line("if (r >= {}) break;", arg("nr"));
   }
   unravel_epilogue_class("r", 1);
   emit_epilogue("j", true);
   if (vec > 1) {
     w_.close_block();
     for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
-      w_.line("*reinterpret_cast<loom::Vec<{0}, {1}>*>(a.out{2} + ((long long)j * a.nr + rb)) = ov{2};", vec,
-              storage_ctype(p_.values[static_cast<std::size_t>(p_.outputs[o])].dtype), o);
+      w_.line("*reinterpret_cast<loom::Vec<{0}, {1}>*>({3} + ((long long)j * {4} + rb)) = ov{2};", vec,
+              storage_ctype(p_.values[static_cast<std::size_t>(p_.outputs[o])].dtype), o, arg(fmt::format("out{}", o)),
+              arg("nr"));
     }
   }
   w_.close_block();

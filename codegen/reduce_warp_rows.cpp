@@ -63,23 +63,23 @@ void ReduceEmitter::emit_warp_rows_kernel() {
   vec_ = r_.vec;
   const int batch = vec_ > 1 ? kVectorBatch : kScalarBatch;
   const std::string stride = vec_ > 1 ? fmt::format("{} * lanes", vec_) : "lanes";
-  w_.line("const int lanes = (int)a.lanes;             // lanes per row: a power of two <= 32");
+  w_.line("const int lanes = (int){};             // lanes per row: a power of two <= 32", arg("lanes"));
   w_.line("const int t = threadIdx.x & (lanes - 1);   // this lane's place in its row");
   w_.line("const int sub = (threadIdx.x & 31) / lanes;  // this lane's row in the warp's step");
   w_.line("const long long rows_per_warp = 32 / lanes;");
   w_.line("const long long warp = (long long)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);");
   w_.line("const long long step = (long long)gridDim.x * (blockDim.x >> 5) * rows_per_warp;");
   w_.line("// The loop is the same for every lane of a warp: all of them reach the shuffles.");
-  w_.open_block("for (long long jw = warp * rows_per_warp; jw < a.nk; jw += step)");
+  w_.open_block(fmt::format("for (long long jw = warp * rows_per_warp; jw < {}; jw += step)", arg("nk")));
   w_.line("const {0} j = ({0})(jw + sub);", it);
   unravel_class("j", 0);
   emit_prologue_bases();
   emit_states();
-  w_.open_block("if (j < a.nk)");
-  w_.open_block(fmt::format("for ({0} rb = ({0})t{1}; rb < a.nr; rb += {2} * {3})", it,
-                            vec_ > 1 ? fmt::format(" * {}", vec_) : "", batch, stride));
+  w_.open_block(fmt::format("if (j < {})", arg("nk")));
+  w_.open_block(fmt::format("for ({0} rb = ({0})t{1}; rb < {4}; rb += {2} * {3})", it,
+                            vec_ > 1 ? fmt::format(" * {}", vec_) : "", batch, stride, arg("nr")));
   declare_caches(batch);
-  emit_batch("rb", stride, "a.nr", batch);
+  emit_batch("rb", stride, arg("nr"), batch);
   w_.close_block();
   w_.close_block();
   vec_ = 1;
@@ -87,7 +87,7 @@ void ReduceEmitter::emit_warp_rows_kernel() {
   w_.open_block("for (int d = lanes >> 1; d > 0; d >>= 1)");
   for (std::size_t i = 0; i < r_.reductions.size(); ++i) w_.line("s{0}.merge(s{0}.shfl_down(d));", i);
   w_.close_block();
-  w_.open_block("if (t == 0 && j < a.nk)");
+  w_.open_block(fmt::format("if (t == 0 && j < {})", arg("nk")));
   emit_epilogue("j");
   w_.close_block();
   w_.close_block();

@@ -20,6 +20,7 @@ class SourceWriter {
   void open_block(std::string_view text);
   void close_block(std::string_view suffix = "");
   const std::string& str() const { return text_; }
+  std::size_t size() const { return text_.size(); }
   std::string take() { return std::move(text_); }
 
  private:

@@ -158,9 +158,8 @@ std::string source(const std::vector<Array>& arrays) {
   const exec::Prepared prep = exec::prepare(nodes_of(arrays));
   std::string s;
   for (const codegen::KernelPlan& kp : prep.kernels) {
-    const std::vector<codegen::Param> params = codegen::kernel_params(kp);
     if (!s.empty()) s += "\n";
-    s += codegen::emit_kernel(kp, params).text;
+    s += codegen::emit_kernel(kp).text;
   }
   return s;
 }

@@ -63,8 +63,8 @@ std::shared_ptr<const CompiledKernel> kernel_for(int device, const codegen::Kern
   // Two threads may race to the same kernel; the second insert is dropped.
   auto clock = std::chrono::steady_clock::now();
   auto ck = std::make_shared<CompiledKernel>();
-  ck->params = codegen::kernel_params(plan);
-  const codegen::KernelSource src = codegen::emit_kernel(plan, ck->params);
+  codegen::KernelSource src = codegen::emit_kernel(plan);
+  ck->params = std::move(src.params);
   ck->name = src.name;
   const rt::DeviceProps& props = rt::device_props(device);
   const rt::CompileRequest req = compile_request(src, props.cc_major, props.cc_minor);
@@ -90,8 +90,7 @@ CacheState probe(int device, const codegen::KernelPlan& plan) {
     std::lock_guard lock(dc.mu);
     if (dc.kernels.count(plan.key)) return CacheState::Memory;
   }
-  const std::vector<codegen::Param> params = codegen::kernel_params(plan);
-  const codegen::KernelSource src = codegen::emit_kernel(plan, params);
+  const codegen::KernelSource src = codegen::emit_kernel(plan);
   const rt::DeviceProps& props = rt::device_props(device);
   return exec::probe(compile_request(src, props.cc_major, props.cc_minor));
 }

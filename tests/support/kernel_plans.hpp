@@ -15,4 +15,11 @@ inline std::vector<codegen::KernelPlan> plans(const Array& a) {
   return exec::prepare(nodes).kernels;
 }
 
+// The same for several arrays evaluated together.
+inline std::vector<codegen::KernelPlan> plans(const std::vector<Array>& arrays) {
+  std::vector<detail::NodeRef> nodes;
+  for (const Array& a : arrays) nodes.push_back(a.node());
+  return exec::prepare(nodes).kernels;
+}
+
 }  // namespace loom::test

@@ -131,7 +131,7 @@ TEST_CASE("code generation of a kernel of thousands of ops does not recurse per 
     for (const auto& g : plan.groups) {
       const loom::codegen::KernelPlan kp = loom::codegen::plan_kernel(g, plan.materialized);
       REQUIRE(kp.needs_cut.empty());
-      const auto src = loom::codegen::emit_kernel(kp, loom::codegen::kernel_params(kp));
+      const auto src = loom::codegen::emit_kernel(kp);
       longest = std::max(longest, src.text.size());
     }
     CHECK(longest > 4000 * 20);

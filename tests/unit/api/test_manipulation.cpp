@@ -190,7 +190,7 @@ TEST_CASE("manipulation kernels compile for every dtype", "[manipulation][nvrtc]
   const auto add = [&](const Array& a) {
     const std::vector<loom::detail::NodeRef> nodes{a.node()};
     for (const auto& kp : loom::exec::prepare(nodes).kernels) {
-      batch.add(loom::codegen::emit_kernel(kp, loom::codegen::kernel_params(kp)));
+      batch.add(loom::codegen::emit_kernel(kp));
     }
   };
   for (DType t : loom::test::all_dtypes()) {

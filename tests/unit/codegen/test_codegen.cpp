@@ -31,7 +31,7 @@ loom::exec::Prepared prepared(const std::vector<Array>& arrays) {
 std::vector<loom::codegen::KernelSource> sources(const std::vector<Array>& arrays) {
   std::vector<loom::codegen::KernelSource> out;
   for (const loom::codegen::KernelPlan& kp : prepared(arrays).kernels) {
-    out.push_back(loom::codegen::emit_kernel(kp, loom::codegen::kernel_params(kp)));
+    out.push_back(loom::codegen::emit_kernel(kp));
   }
   return out;
 }
@@ -177,10 +177,10 @@ TEST_CASE("every kernel the op cases generate compiles with NVRTC for sm_90", "[
   loom::test::NvrtcBatch batch;
   const auto add = [&](const std::vector<Array>& arrays) {
     for (auto kp : prepared(arrays).kernels) {
-      batch.add(loom::codegen::emit_kernel(kp, loom::codegen::kernel_params(kp)));
+      batch.add(loom::codegen::emit_kernel(kp));
       if (kp.vec > 1) {
         loom::codegen::drop_vectors(kp);
-        batch.add(loom::codegen::emit_kernel(kp, loom::codegen::kernel_params(kp)));
+        batch.add(loom::codegen::emit_kernel(kp));
       }
     }
   };

@@ -41,7 +41,7 @@ TEST_CASE("a gather is one kernel with its index computation", "[codegen][gather
   const auto one = plans({x[(i * 3) % 1000] * 2});
   REQUIRE(one.size() == 1);
   CHECK(gathered_leaves(one[0]) == 1);
-  const std::string src = loom::codegen::emit_kernel(one[0], loom::codegen::kernel_params(one[0])).text;
+  const std::string src = loom::codegen::emit_kernel(one[0]).text;
   CHECK_THAT(src, Catch::Matchers::Contains("// gather float32"));
   CHECK_THAT(src, Catch::Matchers::Contains("a.in0[(long long)v"));
   // An elementwise source is read at the gathered positions in the same kernel ((x + 1)[i] is
@@ -72,7 +72,7 @@ TEST_CASE("gather kernels compile for every dtype and layout, keys decide the so
   std::map<std::string, std::string> by_key;
   const auto add = [&](const std::vector<Array>& arrays) {
     for (const auto& kp : plans(arrays)) {
-      const auto s = loom::codegen::emit_kernel(kp, loom::codegen::kernel_params(kp));
+      const auto s = loom::codegen::emit_kernel(kp);
       const auto [it, fresh] = by_key.emplace(kp.key, s.text);
       CHECK(it->second == s.text);
       batch.add(s);

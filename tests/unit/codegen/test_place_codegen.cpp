@@ -52,7 +52,7 @@ TEST_CASE("a chain of region writes is one kernel that reads each piece only ins
   }
   CHECK(guards.size() == 2);
   CHECK(one[0].vec == 1);
-  const std::string src = loom::codegen::emit_kernel(one[0], loom::codegen::kernel_params(one[0])).text;
+  const std::string src = loom::codegen::emit_kernel(one[0]).text;
   CHECK_THAT(src, Catch::Matchers::Contains("? *in"));
   CHECK_THAT(src, Catch::Matchers::Contains("loom::zero<float>()") || Catch::Matchers::Contains("loom::zero<double>()"));
   CHECK_THAT(loom::explain_string({v}), Catch::Matchers::Contains("read only where it is placed"));
@@ -78,7 +78,7 @@ namespace {
 void check_golden(const std::vector<Array>& arrays, const std::string& name) {
   const auto kp = plans(arrays);
   REQUIRE(kp.size() == 1);
-  const std::string got = loom::codegen::emit_kernel(kp[0], loom::codegen::kernel_params(kp[0])).text;
+  const std::string got = loom::codegen::emit_kernel(kp[0]).text;
   const std::string path = std::string(LOOM_SOURCE_DIR) + "/tests/unit/codegen/golden/" + name + ".cu";
   if (std::getenv("LOOM_UPDATE_GOLDEN")) std::ofstream(path) << got;
   std::ifstream in(path);
@@ -174,7 +174,7 @@ TEST_CASE("a region write is computed before a reduction reads it, and beside on
 TEST_CASE("region write kernels compile for every dtype", "[codegen][place][nvrtc]") {
   loom::test::NvrtcBatch batch;
   const auto add = [&](const Array& a) {
-    for (const auto& kp : plans({a})) batch.add(loom::codegen::emit_kernel(kp, loom::codegen::kernel_params(kp)));
+    for (const auto& kp : plans({a})) batch.add(loom::codegen::emit_kernel(kp));
   };
   for (DType t : loom::test::all_dtypes()) {
     INFO(loom::name(t));
@@ -205,7 +205,7 @@ TEST_CASE("placed pieces take vectors when their guards need no guarded read, br
   REQUIRE(kp.size() == 1);
   CHECK(kp[0].vec == 4);
   CHECK(loom::codegen::vector_guards(kp[0]));
-  const std::string src = loom::codegen::emit_kernel(kp[0], loom::codegen::kernel_params(kp[0])).text;
+  const std::string src = loom::codegen::emit_kernel(kp[0]).text;
   CHECK_THAT(src, Catch::Matchers::Contains("void guards(const Args& a, long long p0, bool& g0, bool& g1, bool& g2)"));
   CHECK_THAT(src, Catch::Matchers::Contains("if (g[0][0]) x"));
   // tile of a 16 MiB operand: its broadcast dims are visited fastest.
@@ -213,7 +213,7 @@ TEST_CASE("placed pieces take vectors when their guards need no guarded read, br
   kp = plans({loom::tile(x, {2, 2}) + 1});
   REQUIRE(kp.size() == 1);
   CHECK(kp[0].fast_rows != 0);
-  const std::string tile_src = loom::codegen::emit_kernel(kp[0], loom::codegen::kernel_params(kp[0])).text;
+  const std::string tile_src = loom::codegen::emit_kernel(kp[0]).text;
   CHECK_THAT(tile_src, Catch::Matchers::Contains("const int orow = "));
   // A small operand stays in C order (L2 keeps it); so does a repeat along the inner dim.
   kp = plans({loom::tile(loom::empty({64, 512}, DType::Float32), {2, 2}) + 1});

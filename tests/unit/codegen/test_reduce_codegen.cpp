@@ -237,7 +237,7 @@ TEST_CASE("every reduction kernel compiles with NVRTC for sm_90", "[reduce][nvrt
   loom::test::NvrtcBatch batch;
   const auto add = [&](const std::vector<Array>& arrays) {
     for (const auto& kp : prepared(arrays).kernels) {
-      batch.add(loom::codegen::emit_kernel(kp, loom::codegen::kernel_params(kp)));
+      batch.add(loom::codegen::emit_kernel(kp));
     }
   };
   // {40, 70}: axis 1 warp rows, axis 0 column tiles; {20, 2100}: axis 1 a block per row, axis 0
@@ -338,7 +338,7 @@ TEST_CASE("row-resident kernels: threads per row grow with the row, up to 16 ele
     CHECK(kp.reduce->block == w.block);
     CHECK(kp.reduce->per_thread == w.per_thread);
     CHECK(loom::codegen::launch_dims(kp, 132).block_x == static_cast<unsigned>(w.block));
-    CHECK_THAT(loom::codegen::emit_kernel(kp, loom::codegen::kernel_params(kp)).text,
+    CHECK_THAT(loom::codegen::emit_kernel(kp).text,
                Catch::Matchers::Contains(fmt::format("__launch_bounds__({}, {})", w.block, w.min_blocks)));
   }
   // The block and the loops' bound are in the key; rows that share both share a kernel.
@@ -364,7 +364,7 @@ TEST_CASE("row-resident kernels load and store 16-byte vectors where the rows al
     const auto kp = plan(loom::empty({10, w.row}, w.t));
     REQUIRE(kp.reduce->strategy == ReduceStrategy::Rows);
     CHECK(kp.reduce->vec == w.vec);
-    const std::string text = loom::codegen::emit_kernel(kp, loom::codegen::kernel_params(kp)).text;
+    const std::string text = loom::codegen::emit_kernel(kp).text;
     if (w.vec > 1) {
       CHECK_THAT(text, Catch::Matchers::Contains("*reinterpret_cast<loom::Vec<" + std::to_string(w.vec)));
       // x from registers; res0 and res1 the row's max and sum of exp(x - max)

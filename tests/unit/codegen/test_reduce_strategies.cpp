@@ -33,7 +33,7 @@ std::vector<loom::codegen::KernelPlan> plans(const std::vector<Array>& arrays) {
 }
 
 loom::codegen::KernelSource source(const loom::codegen::KernelPlan& kp) {
-  return loom::codegen::emit_kernel(kp, loom::codegen::kernel_params(kp));
+  return loom::codegen::emit_kernel(kp);
 }
 
 std::string read_file(const std::string& path) {

@@ -46,7 +46,7 @@ int shared(const KernelPlan& kp) {
 }
 
 std::string source(const KernelPlan& kp) {
-  return loom::codegen::emit_kernel(kp, loom::codegen::kernel_params(kp)).text;
+  return loom::codegen::emit_kernel(kp).text;
 }
 
 }  // namespace
@@ -148,7 +148,7 @@ TEST_CASE("kernels with shared reads compile for every dtype", "[codegen][nvrtc]
     const Array d = t == DType::Bool ? (x[{tail}] ^ x[{head}]) : (x[{tail}] - x[{head}]);
     const Array h = t == DType::Bool ? u : loom::test::heat_step(u);
     for (const Array& a : {d, h}) {
-      for (const KernelPlan& kp : plans(a)) batch.add(loom::codegen::emit_kernel(kp, loom::codegen::kernel_params(kp)));
+      for (const KernelPlan& kp : plans(a)) batch.add(loom::codegen::emit_kernel(kp));
     }
   }
   REQUIRE_NOTHROW(batch.compile_all());

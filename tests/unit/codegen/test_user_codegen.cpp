@@ -21,7 +21,7 @@ namespace {
 using loom::test::plans;
 
 std::string source_of(const loom::codegen::KernelPlan& kp) {
-  return loom::codegen::emit_kernel(kp, loom::codegen::kernel_params(kp)).text;
+  return loom::codegen::emit_kernel(kp).text;
 }
 
 std::size_t count(const std::string& text, const std::string& what) {
@@ -51,7 +51,7 @@ TEST_CASE("a user elementwise kernel fuses with the ops around it", "[kernels][c
   const Array big3 = loom::empty({16, 8192}, DType::Float32);
   const auto red = plans(loom::sum(squared_diff(big, big2) * big3, 1));
   REQUIRE(red.size() == 1);
-  const auto red_src = loom::codegen::emit_kernel(red[0], loom::codegen::kernel_params(red[0]));
+  const auto red_src = loom::codegen::emit_kernel(red[0]);
   CHECK_THAT(red_src.text, Catch::Matchers::Contains("const int tile = 4 * 4 * (int)blockDim.x;"));
   loom::test::NvrtcBatch one;
   one.add(red_src);
@@ -77,10 +77,10 @@ TEST_CASE("user kernels in one kernel share a preamble, and every dtype compiles
     const Array r = b(a(x), loom::empty({20}, t));
     const auto kp = plans(r);
     REQUIRE(kp.size() == 1);
-    const auto src = loom::codegen::emit_kernel(kp[0], loom::codegen::kernel_params(kp[0]));
+    const auto src = loom::codegen::emit_kernel(kp[0]);
     CHECK(count(src.text, "__device__ V cube(V v)") == 1);
     batch.add(src);
-    if (t != DType::Bool) batch.add(loom::codegen::emit_kernel(plans(loom::sum(a(x), 0))[0], loom::codegen::kernel_params(plans(loom::sum(a(x), 0))[0])));
+    if (t != DType::Bool) batch.add(loom::codegen::emit_kernel(plans(loom::sum(a(x), 0))[0]));
   }
   REQUIRE_NOTHROW(batch.compile_all());
   CHECK(batch.warnings() == "");
@@ -110,7 +110,7 @@ TEST_CASE("a user kernel with NVRTC options shares its kernel only with code com
   REQUIRE(kp.size() == 3);  // x * 2; the user node; exp(. + 1)
   int with_options = 0;
   for (const auto& k : kp) {
-    const auto src = loom::codegen::emit_kernel(k, loom::codegen::kernel_params(k));
+    const auto src = loom::codegen::emit_kernel(k);
     if (src.options.empty()) continue;
     ++with_options;
     CHECK(src.options == std::vector<std::string>{"-DSCALE=3"});

@@ -46,7 +46,7 @@ TEST_CASE("a user reduction runs on every reduction strategy and fuses", "[kerne
     REQUIRE(kp.size() == 1);
     REQUIRE(kp[0].reduce);
     strategies.insert(static_cast<int>(kp[0].reduce->strategy));
-    const auto src = loom::codegen::emit_kernel(kp[0], loom::codegen::kernel_params(kp[0]));
+    const auto src = loom::codegen::emit_kernel(kp[0]);
     CHECK_THAT(src.text, Catch::Matchers::Contains("struct loom_red_l2norm_"));
     CHECK_THAT(src.text, Catch::Matchers::Contains("(_type_reduce)(x * x)"));
     CHECK_THAT(src.text, Catch::Matchers::Contains("y = sqrt(a)"));
@@ -58,7 +58,7 @@ TEST_CASE("a user reduction runs on every reduction strategy and fuses", "[kerne
   const Array fused = Array(l2norm()({x * 2.0f + 1.0f}, 1)) + 1.0f;
   const auto kp = plans(fused);
   REQUIRE(kp.size() == 1);
-  batch.add(loom::codegen::emit_kernel(kp[0], loom::codegen::kernel_params(kp[0])));
+  batch.add(loom::codegen::emit_kernel(kp[0]));
   CHECK_THAT(loom::explain_string({fused}), !Catch::Matchers::Contains("ReductionKernel l2norm"));
   // Typed, three arguments (one a scalar), float64 accumulation; integers; keepdims.
   const loom::ReductionKernel dot("T x, T w, T s", "float64 y", "(double)(x * w * s)", "a + b", "y = a", "0", "dot",
@@ -66,11 +66,11 @@ TEST_CASE("a user reduction runs on every reduction strategy and fuses", "[kerne
   const Array d(dot({x, loom::empty({4096}, DType::Float32), 2.0f}, 0, true));
   CHECK(d.shape() == loom::Shape{1, 4096});
   REQUIRE(plans(d).size() == 1);
-  batch.add(loom::codegen::emit_kernel(plans(d)[0], loom::codegen::kernel_params(plans(d)[0])));
+  batch.add(loom::codegen::emit_kernel(plans(d)[0]));
   const loom::ReductionKernel imax("T x", "T y", "x", "(a > b ? a : b)", "y = a", "-2147483647 - 1", "imax");
   const Array m(imax({loom::empty({300, 500}, DType::Int32)}, 1));
   REQUIRE(plans(m).size() == 1);
-  batch.add(loom::codegen::emit_kernel(plans(m)[0], loom::codegen::kernel_params(plans(m)[0])));
+  batch.add(loom::codegen::emit_kernel(plans(m)[0]));
   REQUIRE_NOTHROW(batch.compile_all());
   CHECK(batch.warnings() == "");
 }
@@ -86,7 +86,7 @@ TEST_CASE("a user reduction's code is in its kernel's key, its scalars are not",
   const Array two = Array(sum_sq({x}, 1)) + Array(sum_sq({x * 2.0f}, 1));
   const auto kp = plans(two);
   REQUIRE(kp.size() == 1);
-  const std::string src = loom::codegen::emit_kernel(kp[0], loom::codegen::kernel_params(kp[0])).text;
+  const std::string src = loom::codegen::emit_kernel(kp[0]).text;
   std::size_t n = 0;
   for (std::size_t at = src.find("struct loom_red_l2norm_"); at != std::string::npos; at = src.find("struct loom_red_l2norm_", at + 1)) ++n;
   CHECK(n == 1);
