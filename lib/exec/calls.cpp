@@ -52,10 +52,11 @@ class DeviceContext final : public detail::CallContext {
   const CallArg& contiguous(int i) override {
     CallArg& a = in.at(static_cast<std::size_t>(i));
     if (a.c_contiguous()) return a;
-    // A loom copy kernel on this stream: the input as a buffer leaf, copied in C order.
+    // A loom copy kernel on this stream: the input as a buffer leaf, copied in C order (one
+    // kernel step: no calls to run, no schedule).
     NodeRef leaf = detail::make_buffer(inputs_.at(static_cast<std::size_t>(i)), a.dtype, a.shape, a.strides, a.offset);
     NodeRef copy = detail::make_copy(leaf, true);
-    realize(std::span<const NodeRef>(&copy, 1));
+    run_kernels(std::span<const NodeRef>(&copy, 1));
     std::shared_ptr<detail::Storage> s;
     a = arg_of(*copy, &s);
     keep_.push_back(std::move(s));
@@ -65,17 +66,8 @@ class DeviceContext final : public detail::CallContext {
   std::vector<std::shared_ptr<detail::Storage>> keep_;    // workspaces and copies
 };
 
-// Evaluates the inputs (with `also`, in the same plan) and fills in where they lie, the device
-// and its current stream.
-void prepare_context(const std::vector<NodeRef>& inputs, DeviceContext& ctx,
-                     const std::vector<NodeRef>& also = {}) {
-  if (also.empty()) {
-    realize(inputs);
-  } else {
-    std::vector<NodeRef> all = inputs;
-    all.insert(all.end(), also.begin(), also.end());
-    realize(all);
-  }
+// Fills in where the (evaluated) inputs lie, the device and its current stream.
+void fill_context(const std::vector<NodeRef>& inputs, DeviceContext& ctx) {
   ctx.device = rt::current_device();
   cudaStream_t stream = rt::current_stream(ctx.device);
   ctx.stream = stream;
@@ -87,14 +79,17 @@ void prepare_context(const std::vector<NodeRef>& inputs, DeviceContext& ctx,
   }
 }
 
-void run_one(const CallSpec& c, std::span<const NodeRef> outputs) {
+}  // namespace
+
+void run_call(const CallSpec& c) {
+  if (!c.device) throw Error(fmt::format("{}: has no device implementation", c.name));
   std::lock_guard lock(c.mu);
   // Another output of this call may have been evaluated meanwhile.
   for (const auto& w : c.output_nodes) {
     if (auto o = w.lock(); o && o->realized()) return;
   }
   DeviceContext ctx;
-  prepare_context(c.inputs, ctx, shared_reductions(c, outputs));
+  fill_context(c.inputs, ctx);
   const rt::NvtxRange range(c.name.c_str());
   cudaStream_t stream = static_cast<cudaStream_t>(ctx.stream);
   std::vector<std::shared_ptr<detail::Storage>> outs;
@@ -118,8 +113,6 @@ void run_one(const CallSpec& c, std::span<const NodeRef> outputs) {
     }
   }
 }
-
-}  // namespace
 
 std::vector<std::shared_ptr<const CallSpec>> pending_calls(std::span<const NodeRef> outputs) {
   // Post-order, through each call to its inputs: a call comes after every call its inputs
@@ -148,15 +141,6 @@ std::vector<std::shared_ptr<const CallSpec>> pending_calls(std::span<const NodeR
     }
   }
   return calls;
-}
-
-void run_calls(std::span<const NodeRef> outputs) {
-  // In dependency order: each call's inputs are evaluated (by realize, which finds their calls
-  // already run) just before it runs.
-  for (const auto& c : pending_calls(outputs)) {
-    if (!c->device) throw Error(fmt::format("{}: has no device implementation", c->name));
-    run_one(*c, outputs);
-  }
 }
 
 std::vector<NodeRef> shared_reductions(const CallSpec& c, std::span<const NodeRef> outputs,
@@ -207,8 +191,9 @@ std::vector<NodeRef> shared_reductions(const CallSpec& c, std::span<const NodeRe
 }
 
 void run_eager(const std::vector<NodeRef>& inputs, const std::function<void(detail::CallContext&)>& fn) {
+  realize(inputs);
   DeviceContext ctx;
-  prepare_context(inputs, ctx);
+  fill_context(inputs, ctx);
   fn(ctx);
   g_calls_run.fetch_add(1, std::memory_order_relaxed);
 }

@@ -1,6 +1,7 @@
 #pragma once
-// Running library calls (graph/call.hpp) on the device: before a plan is partitioned, every
-// call it reaches runs, after its own inputs are evaluated; its outputs then count as buffers.
+// Running library calls (graph/call.hpp) on the device: a Schedule (exec/schedule.hpp) runs
+// every call the outputs reach after the kernels that compute its inputs; its outputs then count
+// as buffers.
 
 #include <functional>
 #include <span>
@@ -14,8 +15,9 @@ namespace loom::exec {
 // The calls `outputs` reach that have not run, each after the calls it depends on.
 std::vector<std::shared_ptr<const detail::CallSpec>> pending_calls(std::span<const detail::NodeRef> outputs);
 
-// Runs the pending calls of `outputs` on the current device and stream (GPU only).
-void run_calls(std::span<const detail::NodeRef> outputs);
+// Runs a call whose inputs are evaluated (a schedule's Call step) on the current device and
+// stream (GPU only). Nothing when another thread has run it meanwhile.
+void run_call(const detail::CallSpec& c);
 
 // Work a call's inputs share with the requested outputs, computed with the inputs (in the same
 // plan, so once): reductions of the outputs' graphs that can run before the call (they reach no

@@ -3,7 +3,6 @@
 
 #include <iostream>
 
-#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -12,9 +11,9 @@
 
 #include "codegen/emit_elementwise.hpp"
 #include "codegen/reduce_strategy.hpp"
-#include "exec/calls.hpp"
 #include "exec/kernel_cache.hpp"
 #include "exec/realize.hpp"
+#include "exec/schedule.hpp"
 #include "exec/write_notes.hpp"
 #include "runtime/device.hpp"
 
@@ -66,33 +65,24 @@ std::string leaf_text(const codegen::Leaf& l, int j) {
 }
 
 
-// Library calls the plan reaches, in the order they run (a call after those it depends on), each
-// with the kernels that compute its inputs. A flat list: a chain of 10^6 calls is 10^6 lines,
-// not 10^6 levels of recursion.
-// `computed` collects what the calls' input plans compute (their inputs, and the outputs'
+// The schedule's steps before the last (exec/schedule.hpp): each library call, in the order the
+// calls run, with the kernels of the step before it that computes its inputs. A flat list: a
+// chain of 10^6 calls is 10^6 lines, not 10^6 levels of recursion.
+// `computed` collects what those kernel steps compute (the calls' inputs, and the outputs'
 // reductions computed with them): the plans after them read those as buffers.
-std::string calls_text(std::span<const detail::NodeRef> nodes, std::vector<detail::NodeRef>& computed) {
+std::string calls_text(const exec::Schedule& schedule, std::vector<detail::NodeRef>& computed) {
   std::string s;
-  std::unordered_set<const detail::CallSpec*> done;  // run before the one listed (when evaluated)
-  for (const auto& c : exec::pending_calls(nodes)) {
-    struct Mark {
-      std::unordered_set<const detail::CallSpec*>& done;
-      const detail::CallSpec* c;
-      ~Mark() { done.insert(c); }
-    } mark{done, c.get()};
-    s += fmt::format("barrier: library call {}\n", to_string(*c));
-    std::vector<detail::NodeRef> pending;
-    for (const detail::NodeRef& in : c->inputs) {
-      if (in->op != detail::Op::Buffer && in->op != detail::Op::Call && !in->realized()) pending.push_back(in);
-    }
-    if (pending.empty()) continue;
-    const std::vector<detail::NodeRef> shared = exec::shared_reductions(*c, nodes, done);
-    pending.insert(pending.end(), shared.begin(), shared.end());
-    const exec::Prepared prep = exec::prepare(pending, computed);
-    computed.insert(computed.end(), pending.begin(), pending.end());
+  const std::vector<exec::Step>& steps = schedule.steps;
+  for (std::size_t i = 0; i + 1 < steps.size(); ++i) {
+    if (steps[i].kind != exec::Step::Kind::Call) continue;
+    s += fmt::format("barrier: library call {}\n", to_string(*steps[i].call));
+    if (i == 0 || steps[i - 1].kind != exec::Step::Kind::Kernels || steps[i - 1].call != steps[i].call) continue;
+    const exec::Step& inputs = steps[i - 1];
+    const exec::Prepared prep = exec::prepare(inputs.targets, computed);
+    computed.insert(computed.end(), inputs.targets.begin(), inputs.targets.end());
     s += fmt::format("  its inputs first: {} kernel(s)", prep.kernels.size());
-    if (!shared.empty()) {
-      s += fmt::format(" (with {} reduction(s) of the outputs that read the same work)", shared.size());
+    if (inputs.shared > 0) {
+      s += fmt::format(" (with {} reduction(s) of the outputs that read the same work)", inputs.shared);
     }
     for (const codegen::KernelPlan& kp : prep.kernels) s += " " + codegen::kernel_name(kp);
     s += "\n";
@@ -104,9 +94,11 @@ std::string calls_text(std::span<const detail::NodeRef> nodes, std::vector<detai
 
 std::string explain_string(const std::vector<Array>& arrays) {
   const std::vector<detail::NodeRef> nodes = nodes_of(arrays);
+  // The steps eval() would run; the last computes the outputs.
+  const exec::Schedule schedule = exec::make_schedule(nodes);
   std::vector<detail::NodeRef> computed;
-  std::string s = calls_text(nodes, computed);
-  const exec::Prepared prep = exec::prepare(nodes, computed);
+  std::string s = calls_text(schedule, computed);
+  const exec::Prepared prep = exec::prepare(schedule.steps.back().targets, computed);
   const bool gpu = rt::has_gpu();
   s += fmt::format("loom plan: {} kernel(s), {} view(s) of results, fusion {}{}{}\n",
                               prep.kernels.size(), prep.plan.view_roots.size(),

@@ -15,6 +15,7 @@
 #include "exec/deferred_checks.hpp"
 #include "exec/executable.hpp"
 #include "exec/fingerprint.hpp"
+#include "exec/schedule.hpp"
 #include "graph/print.hpp"
 #include "reference/evaluator.hpp"
 #include "runtime/cuda_check.hpp"
@@ -123,20 +124,38 @@ Prepared prepare(std::span<const NodeRef> outputs, std::span<const NodeRef> comp
 
 namespace {
 
-// Library calls first (barriers): their outputs are buffers to the plan.
-void run_barriers(std::span<const NodeRef> outputs) {
-  for (const NodeRef& o : outputs) {
-    if (o->has_call && !o->realized()) {
-      run_calls(outputs);
-      return;
-    }
-  }
+bool all_realized(std::span<const NodeRef> outputs) {
+  return std::all_of(outputs.begin(), outputs.end(),
+                     [](const NodeRef& o) { return o->op == detail::Op::Buffer || o->realized(); });
+}
+
+// Whether a library call the outputs reach has not run yet (then the eval is a schedule).
+bool reaches_call(std::span<const NodeRef> outputs) {
+  return std::any_of(outputs.begin(), outputs.end(), [](const NodeRef& o) { return o->has_call && !o->realized(); });
 }
 
 }  // namespace
 
-// The pipeline of one eval(), step by step. A repeated eval of one structure finds its
-// executable by fingerprint and goes straight to the launch.
+void run_kernels(std::span<const NodeRef> targets) {
+  if (all_realized(targets)) return;
+  const int device = rt::current_device();
+  const Fingerprint fp = fingerprint(targets, fusion_on(), rt::env().max_kernel_ops, device);
+  debug("fingerprint", [&] { return fmt::format("{} node(s), {} bytes\n", fp.nodes.size(), fp.bytes.size()); });
+  if (const std::shared_ptr<const Executable> cached = find_executable(fp)) {
+    debug("find_executable", [&] { return fmt::format("cached: {} kernel(s)\n", cached->kernels.size()); });
+    launch(*cached, fp.nodes, device, true);
+    return;
+  }
+  const Prepared p = prepare(targets);  // partition, then plan each kernel (debug prints both)
+  const Compiled c = compile(p, fp, device);
+  debug("compile", [&] { return fmt::format("{} kernel(s), cacheable {}\n", c.executable->kernels.size(), c.cacheable); });
+  launch(*c.executable, c.slots, device, false);
+  if (c.cacheable) remember(fp, c.executable);
+}
+
+// The pipeline of one eval(), step by step: with library calls to run, the schedule's steps in
+// order; else one kernel step, where a repeated eval of one structure finds its executable by
+// fingerprint and goes straight to the launch.
 namespace {
 thread_local int t_realize_depth = 0;
 }  // namespace
@@ -152,31 +171,25 @@ void realize(std::span<const NodeRef> outputs) {
       if (--t_realize_depth == 0) note_evaluated();
     }
   } depth;
-  // Nothing to compute (a call's evaluated inputs): no fingerprint, no lookup.
-  if (std::all_of(outputs.begin(), outputs.end(),
-                  [](const NodeRef& o) { return o->op == detail::Op::Buffer || o->realized(); })) {
-    return;
-  }
+  // Nothing to compute: no fingerprint, no lookup.
+  if (all_realized(outputs)) return;
   if (!rt::has_gpu()) {
     realize_on_host(outputs);  // the host reference evaluator
     return;
   }
   debug("input", [&] { return detail::graph_to_string(outputs); });
-  run_barriers(outputs);
-  debug("run_barriers", [&] { return detail::graph_to_string(outputs); });  // calls now evaluated
-  const int device = rt::current_device();
-  const Fingerprint fp = fingerprint(outputs, fusion_on(), rt::env().max_kernel_ops, device);
-  debug("fingerprint", [&] { return fmt::format("{} node(s), {} bytes\n", fp.nodes.size(), fp.bytes.size()); });
-  if (const std::shared_ptr<const Executable> cached = find_executable(fp)) {
-    debug("find_executable", [&] { return fmt::format("cached: {} kernel(s)\n", cached->kernels.size()); });
-    launch(*cached, fp.nodes, device, true);
-    return;
+  if (!reaches_call(outputs)) {
+    run_kernels(outputs);  // one kernel step: the schedule would be that alone
+  } else {
+    const Schedule s = make_schedule(outputs);
+    debug("make_schedule", [&] { return to_string(s); });
+    for (const Step& step : s.steps) {
+      switch (step.kind) {
+        case Step::Kind::Kernels: run_kernels(step.targets); break;
+        case Step::Kind::Call: run_call(*step.call); break;
+      }
+    }
   }
-  const Prepared p = prepare(outputs);  // partition, then plan each kernel (debug prints both)
-  const Compiled c = compile(p, fp, device);
-  debug("compile", [&] { return fmt::format("{} kernel(s), cacheable {}\n", c.executable->kernels.size(), c.cacheable); });
-  launch(*c.executable, c.slots, device, false);
-  if (c.cacheable) remember(fp, c.executable);
   debug("launch", [&] { return detail::graph_to_string(outputs); });  // outputs now evaluated
 }
 

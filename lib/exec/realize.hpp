@@ -1,10 +1,11 @@
 #pragma once
 // realize(): the one place that sees both the graph and the runtime (DESIGN.md). Its pipeline,
-// one named step each (realize.cpp): the host evaluator when there is no GPU; library calls
-// (barriers, exec/calls.hpp); the fingerprint (exec/fingerprint.hpp) and the executable cached
-// for it; else partition and plan each kernel (prepare: re-partitioned when a plan finds a view
-// that must be materialized), compile (exec/executable.hpp: kernels from the kernel cache or
-// NVRTC), launch, and keep the executable. LOOM_DEBUG_PASSES=1 prints the result of each step.
+// one named step each (realize.cpp): the host evaluator when there is no GPU; with library calls
+// (barriers), the schedule (exec/schedule.hpp) and its steps in order; each kernel step is the
+// fingerprint (exec/fingerprint.hpp) and the executable cached for it, else partition and plan
+// each kernel (prepare: re-partitioned when a plan finds a view that must be materialized),
+// compile (exec/executable.hpp: kernels from the kernel cache or NVRTC), launch, and keep the
+// executable. LOOM_DEBUG_PASSES=1 prints the result of each step.
 // The memory helpers every exec file uses are storage/storage.hpp.
 
 #include <span>
@@ -31,6 +32,9 @@ Prepared prepare(std::span<const detail::NodeRef> outputs, std::span<const detai
 
 // Evaluates the outputs; afterwards each has its realized() result.
 void realize(std::span<const detail::NodeRef> outputs);
+// One kernel step (GPU only): computes `targets`, whose graphs reach no library call that has
+// not run (a schedule's step; a call's copy of an input into C order).
+void run_kernels(std::span<const detail::NodeRef> targets);
 // Whether this thread is inside realize() (a library call's synchronization, say).
 bool in_realize();
 

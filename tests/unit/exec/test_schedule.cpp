@@ -1,0 +1,72 @@
+// The schedule of an eval (exec/schedule.hpp): made by a pure function of the graph, it lists
+// each library call after the calls it depends on, preceded by the kernels that compute its
+// inputs (with the outputs' reductions that read the same work), and the outputs' kernels last;
+// explain prints the same steps. Runs nothing, so it is checked here without a GPU too.
+
+#include <catch2/catch.hpp>
+
+#include <loom/loom.hpp>
+
+#include "exec/schedule.hpp"
+
+using Catch::Matchers::Contains;
+using loom::Array;
+using loom::DType;
+using loom::exec::Step;
+
+TEST_CASE("a schedule: calls in dependency order, each after its inputs' kernels", "[schedule]") {
+  const Array a = loom::empty({64, 32}, DType::Float32);
+  const Array b = loom::empty({32, 16}, DType::Float32);
+  const Array a2 = a * 2.0f;
+  const Array c = loom::matmul(a2, b);             // call 1: its input is computed first
+  const Array d = loom::sort(c + 1.0f, 1);        // call 2: reads call 1's output through a kernel
+  const Array y = d * 3.0f + loom::sum(a2);       // the outputs: a reduction of call 1's input
+  const std::vector<loom::detail::NodeRef> roots{y.node()};
+  const loom::exec::Schedule s = loom::exec::make_schedule(roots);
+  REQUIRE(s.steps.size() == 5);
+  CHECK(s.steps[0].kind == Step::Kind::Kernels);
+  CHECK(s.steps[0].call == s.steps[1].call);  // the kernels of matmul's inputs
+  CHECK(s.steps[0].shared == 1);              // sum(a * 2) reads the same work: computed with it
+  CHECK(s.steps[0].targets.size() == 2);
+  CHECK(s.steps[1].kind == Step::Kind::Call);
+  CHECK(s.steps[1].call->name == "matmul");
+  CHECK(s.steps[2].kind == Step::Kind::Kernels);
+  CHECK(s.steps[2].call->name == "sort");
+  CHECK(s.steps[2].shared == 0);
+  CHECK(s.steps[3].kind == Step::Kind::Call);
+  CHECK(s.steps[3].call->name == "sort");
+  CHECK(s.steps[4].kind == Step::Kind::Kernels);
+  CHECK(s.steps[4].call == nullptr);
+  CHECK(s.steps[4].targets == roots);
+  const std::string text = loom::exec::to_string(s);
+  CHECK_THAT(text, Contains("kernels for the inputs of matmul (1 node(s), 1 reduction(s) of the outputs)\ncall matmul"));
+  CHECK_THAT(text, Contains("kernels for the outputs (1 node(s))"));
+  // explain prints the same steps: each call, its inputs' kernels, then the outputs' plan.
+  const std::string plan = loom::explain_string({y});
+  const std::size_t first = plan.find("barrier: library call matmul");
+  const std::size_t second = plan.find("barrier: library call sort");
+  REQUIRE(first != std::string::npos);
+  REQUIRE(second != std::string::npos);
+  CHECK(first < second);
+  CHECK_THAT(plan, Contains("its inputs first: 2 kernel(s) (with 1 reduction(s) of the outputs that read the same work)"));
+}
+
+TEST_CASE("a schedule without calls is the outputs' kernels, and a call on buffers needs none before it",
+          "[schedule]") {
+  const Array a = loom::empty({8, 8}, DType::Float64);
+  const Array e = loom::exp(a) + 1.0;
+  const std::vector<loom::detail::NodeRef> plain{e.node()};
+  const loom::exec::Schedule s = loom::exec::make_schedule(plain);
+  REQUIRE(s.steps.size() == 1);
+  CHECK(s.steps[0].kind == Step::Kind::Kernels);
+  const Array m = loom::matmul(a, a) * 2.0;  // both operands read where they lie
+  const std::vector<loom::detail::NodeRef> roots{m.node()};
+  const loom::exec::Schedule t = loom::exec::make_schedule(roots);
+  REQUIRE(t.steps.size() == 2);
+  CHECK(t.steps[0].kind == Step::Kind::Call);
+  CHECK(t.steps[1].kind == Step::Kind::Kernels);
+  if (loom::gpu_available()) return;
+  // Evaluated (the host evaluator here), nothing is pending: the schedule is its last step.
+  m.eval();
+  CHECK(loom::exec::make_schedule(roots).steps.size() == 1);
+}
