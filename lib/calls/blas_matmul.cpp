@@ -207,6 +207,7 @@ Array gemm_call(const Operand& a, const Operand& b, DType t, const Shape& out_ba
                            operand_text(a, "A", out_batch), codegen::short_name(t), rt::gemm_compute_name(t, tf32),
                            batch_text);
   spec->inputs = {a.node, b.node};
+  spec->layouts = {detail::InputLayout::AsItLies, detail::InputLayout::AsItLies};  // strides as op flags
   Shape out_shape = out_batch;
   out_shape.push_back(m);
   out_shape.push_back(n);

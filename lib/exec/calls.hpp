@@ -15,9 +15,10 @@ namespace loom::exec {
 // The calls `outputs` reach that have not run, each after the calls it depends on.
 std::vector<std::shared_ptr<const detail::CallSpec>> pending_calls(std::span<const detail::NodeRef> outputs);
 
-// Runs a call whose inputs are evaluated (a schedule's Call step) on the current device and
-// stream (GPU only). Nothing when another thread has run it meanwhile.
-void run_call(const detail::CallSpec& c);
+// Runs a call on its evaluated `inputs` (a schedule's Call step: the spec's inputs, or C-order
+// copies of them) on the current device and stream (GPU only). Nothing when another thread has
+// run it meanwhile.
+void run_call(const detail::CallSpec& c, const std::vector<detail::NodeRef>& inputs);
 
 // Work a call's inputs share with the requested outputs, computed with the inputs (in the same
 // plan, so once): reductions of the outputs' graphs that can run before the call (they reach no

@@ -186,7 +186,7 @@ void realize(std::span<const NodeRef> outputs) {
     for (const Step& step : s.steps) {
       switch (step.kind) {
         case Step::Kind::Kernels: run_kernels(step.targets); break;
-        case Step::Kind::Call: run_call(*step.call); break;
+        case Step::Kind::Call: run_call(*step.call, step.inputs); break;
       }
     }
   }

@@ -26,6 +26,9 @@ struct Step {
   std::vector<detail::NodeRef> targets;         // Kernels
   std::size_t shared = 0;                       // Kernels before a call: targets that are the outputs' reductions
   std::shared_ptr<const detail::CallSpec> call;  // Call; Kernels: the call whose inputs these are (null: the outputs)
+  // Call: its inputs as it reads them: call->inputs, with a C-order copy (computed by the step
+  // before) in place of each Contiguous input whose layout is not known to be C order.
+  std::vector<detail::NodeRef> inputs;
 };
 
 struct Schedule {

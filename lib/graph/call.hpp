@@ -64,10 +64,20 @@ struct CallOutput {
   Shape shape;
 };
 
+// How a call's device function reads an input.
+enum class InputLayout : std::uint8_t {
+  Contiguous,  // in C order: the schedule makes it so before the call (exec/schedule.hpp)
+  AsItLies,    // through its own strides (cuBLAS op flags, user kernels' strided parameters)
+};
+
 struct CallSpec {
   std::string name;  // the user's function: "matmul", "linalg.solve", "sort"
   std::string text;  // what runs, for explain(): "cublasGemmStridedBatchedEx (A^T, B), f32"
   std::vector<NodeRef> inputs;
+  // Per input (empty: every input Contiguous). A Contiguous input whose layout is not known to be
+  // C order is copied by the kernel step before the call, so the call runs no kernel of its own;
+  // ctx.contiguous() copies only what an AsItLies input turns out to need.
+  std::vector<InputLayout> layouts;
   std::vector<CallOutput> outputs;
   DeviceFn device;
   HostFn host;  // empty: the call needs a GPU

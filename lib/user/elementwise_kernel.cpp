@@ -268,7 +268,11 @@ KernelOutputs ElementwiseKernel::operator()(const std::vector<KernelArg>& args) 
   spec->name = st->name;
   spec->text = fmt::format("ElementwiseKernel {} ({} dim(s) after collapsing; a kernel of its own: {})", st->name,
                            c.groups.size(), why);
-  for (const Array& a : c.inputs) spec->inputs.push_back(detail::leaf_of(a, "ElementwiseKernel"));
+  for (std::size_t j = 0; j < c.inputs.size(); ++j) {
+    spec->inputs.push_back(detail::leaf_of(c.inputs[j], "ElementwiseKernel"));
+    // Strided parameters are read through their strides (as predicted); raw ones in C order.
+    spec->layouts.push_back(c.raw[j] ? detail::InputLayout::Contiguous : detail::InputLayout::AsItLies);
+  }
   const std::size_t nout = st->out.size();
   for (std::size_t k = 0; k < nout; ++k) spec->outputs.push_back({c.types.out_dtypes[k], c.out_shapes[k]});
   // A raw argument a kernel without outputs writes: its entry of c.inputs (they are in order).

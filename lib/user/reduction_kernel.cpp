@@ -335,7 +335,10 @@ KernelOutputs ReductionKernel::operator()(const std::vector<KernelArg>& args, Ax
   spec->text = fmt::format("ReductionKernel {} ({} kept, {} reduced dim(s) after collapsing; a block per output; "
                            "a kernel of its own: {})",
                            st->name, c.kgroups.size(), c.rgroups.size(), why);
-  for (const Array& a : c.inputs) spec->inputs.push_back(detail::leaf_of(a, "ReductionKernel"));
+  for (const Array& a : c.inputs) {
+    spec->inputs.push_back(detail::leaf_of(a, "ReductionKernel"));
+    spec->layouts.push_back(detail::InputLayout::AsItLies);  // read through their (predicted) strides
+  }
   for (DType t : c.types.out_dtypes) spec->outputs.push_back({t, c.out});
   std::vector<std::vector<unsigned char>> scalars(st->in.size());
   for (std::size_t k = 0; k < st->in.size(); ++k) {

@@ -70,3 +70,38 @@ TEST_CASE("a schedule without calls is the outputs' kernels, and a call on buffe
   m.eval();
   CHECK(loom::exec::make_schedule(roots).steps.size() == 1);
 }
+
+TEST_CASE("calls declare the layouts they read: a C-order copy is a step before the call, not a "
+          "kernel inside it",
+          "[schedule]") {
+  const Array a = loom::empty({32, 16}, DType::Float32);
+  // sort reads its input in C order: a transposed buffer is copied by the step before it.
+  const Array s = loom::sort(a.T(), 1);
+  const std::vector<loom::detail::NodeRef> sorted{s.node()};
+  const loom::exec::Schedule t = loom::exec::make_schedule(sorted);
+  REQUIRE(t.steps.size() == 3);
+  CHECK(t.steps[0].kind == Step::Kind::Kernels);
+  REQUIRE(t.steps[0].targets.size() == 1);
+  CHECK(t.steps[0].targets[0]->force_materialize);  // the copy
+  CHECK(t.steps[1].kind == Step::Kind::Call);
+  CHECK(t.steps[1].inputs[0] == t.steps[0].targets[0]);  // the call reads the copy
+  CHECK(t.steps[1].call->inputs[0] != t.steps[1].inputs[0]);
+  // A C-order buffer is read where it lies.
+  const Array s2 = loom::sort(a, 1);
+  const std::vector<loom::detail::NodeRef> plain{s2.node()};
+  const loom::exec::Schedule u = loom::exec::make_schedule(plain);
+  REQUIRE(u.steps.size() == 2);
+  CHECK(u.steps[0].kind == Step::Kind::Call);
+  CHECK(u.steps[0].inputs[0] == u.steps[0].call->inputs[0]);
+  // matmul reads its operands through their strides (op flags): no copy of a.T().
+  const Array m = loom::matmul(a.T(), a);
+  const std::vector<loom::detail::NodeRef> mm{m.node()};
+  const loom::exec::Schedule v = loom::exec::make_schedule(mm);
+  REQUIRE(v.steps.size() == 2);
+  CHECK(v.steps[0].kind == Step::Kind::Call);
+  CHECK(v.steps[0].inputs == v.steps[0].call->inputs);
+  if (loom::gpu_available()) return;
+  // The host evaluator gives NumPy's answer either way.
+  const Array x = loom::arange(6).astype(DType::Float32).reshape({2, 3});
+  CHECK(loom::sort(x.T() * -1.0f, 1).to_host<float>() == std::vector<float>{-3, 0, -4, -1, -5, -2});
+}
