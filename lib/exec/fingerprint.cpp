@@ -137,12 +137,13 @@ struct Structure {
 
 }  // namespace
 
-Fingerprint fingerprint(std::span<const NodeRef> outputs, bool fusion, int max_kernel_ops, int device) {
+Fingerprint fingerprint(std::span<const NodeRef> outputs, bool fusion, int max_kernel_ops, int device,
+                        bool through_calls) {
   Fingerprint f;
   {
     Writer b(f.bytes);
     b.room();
-    b.put('f');
+    b.put(through_calls ? 's' : 'f');
     b.put(fusion);
     b.put(max_kernel_ops);
     b.put(device);
@@ -152,19 +153,31 @@ Fingerprint fingerprint(std::span<const NodeRef> outputs, bool fusion, int max_k
     // Which buffer nodes share storage (views of one array: the storage's number in order of
     // first appearance): kernels read them through one pointer (codegen::Leaf::share).
     Numbering<detail::Storage> storages;
+    Numbering<detail::CallSpec> calls;  // through_calls
+    // A call not yet run, followed into its inputs (through_calls).
+    const auto open_call = [&](const Node* n) { return through_calls && n->op == Op::Call && !n->realized(); };
+    const auto num_inputs = [&](const Node* n) {
+      return open_call(n) ? static_cast<int>(n->call()->inputs.size()) : n->num_inputs;
+    };
+    const auto input = [&](const Node* n, int i) -> const NodeRef& {
+      return open_call(n) ? n->call()->inputs[static_cast<std::size_t>(i)] : n->inputs[static_cast<std::size_t>(i)];
+    };
     std::vector<std::pair<const Node*, int>> stack;
     stack.reserve(16);
     for (const NodeRef& o : outputs) {
       if (num.find(o.get()) < 0) {
         num.add(o.get());
+        if (through_calls) f.refs.push_back(&o);
         stack.emplace_back(o.get(), 0);
         while (!stack.empty()) {
           auto& [n, next] = stack.back();
           const detail::Realized* r = n->realized();
-          if (!r && !detail::is_leaf(n->op) && next < n->num_inputs) {
-            const Node* in = n->inputs[static_cast<std::size_t>(next++)].get();
+          if (!r && (!detail::is_leaf(n->op) || open_call(n)) && next < num_inputs(n)) {
+            const NodeRef& ref = input(n, next++);
+            const Node* in = ref.get();
             if (num.find(in) < 0) {
               num.add(in);
+              if (through_calls) f.refs.push_back(&ref);
               stack.emplace_back(in, 0);
             }
             continue;
@@ -181,9 +194,24 @@ Fingerprint fingerprint(std::span<const NodeRef> outputs, bool fusion, int max_k
             visit(detail::Field::Layout, r->offset);
             visit(detail::Field::Identity, r->storage);
           } else {
-            b.put(n->num_inputs);
-            for (int i = 0; i < n->num_inputs; ++i) b.put(num.find(n->inputs[static_cast<std::size_t>(i)].get()));
+            const int count = num_inputs(n);
+            b.put(count);
+            for (int i = 0; i < count; ++i) {
+              if (i >= 3) b.room();  // a call's inputs may be many (a record holds 3)
+              b.put(num.find(input(n, i).get()));
+            }
             detail::for_each_payload(visit, *n);
+            if (open_call(n)) {  // which call, which of its outputs, what it reads how
+              const detail::CallSpec& c = *n->call();
+              b.put(calls.of(&c));
+              b.put(n->k());
+              b.put(static_cast<std::int64_t>(c.outputs.size()));
+              b.put(static_cast<std::int64_t>(c.layouts.size()));
+              for (detail::InputLayout l : c.layouts) {
+                b.room();
+                b.put(static_cast<int>(l));
+              }
+            }
           }
           stack.pop_back();
         }

@@ -10,6 +10,7 @@
 
 #include "codegen/prelude.hpp"
 #include "exec/executable.hpp"
+#include "exec/schedule.hpp"
 #include "runtime/device.hpp"
 #include "runtime/env.hpp"
 
@@ -97,6 +98,7 @@ CacheState probe(int device, const codegen::KernelPlan& plan) {
 
 void clear_memory_cache() {
   clear_executables();  // they hold kernels
+  clear_schedules();
   for (int d = 0; d < rt::device_count(); ++d) {
     DeviceCache& dc = cache_of(d);
     std::lock_guard lock(dc.mu);

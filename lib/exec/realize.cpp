@@ -181,7 +181,7 @@ void realize(std::span<const NodeRef> outputs) {
   if (!reaches_call(outputs)) {
     run_kernels(outputs);  // one kernel step: the schedule would be that alone
   } else {
-    const Schedule s = make_schedule(outputs);
+    const Schedule s = find_or_make_schedule(outputs);
     debug("make_schedule", [&] { return to_string(s); });
     for (const Step& step : s.steps) {
       switch (step.kind) {

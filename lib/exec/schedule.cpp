@@ -1,10 +1,15 @@
 #include "exec/schedule.hpp"
 
+#include <atomic>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
 #include <unordered_set>
 
 #include <fmt/format.h>
 
 #include "exec/calls.hpp"
+#include "exec/fingerprint.hpp"
 
 namespace loom::exec {
 
@@ -49,6 +54,120 @@ Schedule make_schedule(std::span<const NodeRef> outputs) {
   s.steps.push_back(Step{Step::Kind::Kernels, std::vector<NodeRef>(outputs.begin(), outputs.end()), 0, nullptr, {}});
   return s;
 }
+
+namespace {
+
+// A schedule by slot: a node is its fingerprint slot v >= 0, a C-order copy of slot v is -1 - v;
+// a call is the slot of one of its output nodes (-1: none).
+struct SlotStep {
+  Step::Kind kind;
+  std::vector<int> targets;
+  std::size_t shared;
+  int call;
+  std::vector<int> inputs;
+};
+using SlotSchedule = std::vector<SlotStep>;
+
+std::optional<SlotSchedule> to_slots(const Schedule& s, const Fingerprint& fp) {
+  std::unordered_map<const detail::Node*, int> slot;
+  for (std::size_t i = 0; i < fp.nodes.size(); ++i) slot.emplace(fp.nodes[i], static_cast<int>(i));
+  // The copies the schedule made, by the node each copies.
+  for (const Step& st : s.steps) {
+    if (st.kind != Step::Kind::Call) continue;
+    for (std::size_t i = 0; i < st.inputs.size(); ++i) {
+      if (st.inputs[i] == st.call->inputs[i]) continue;
+      const auto it = slot.find(st.call->inputs[i].get());
+      if (it == slot.end()) return std::nullopt;
+      slot.emplace(st.inputs[i].get(), -1 - it->second);
+    }
+  }
+  const auto name = [&](const NodeRef& n) -> std::optional<int> {
+    const auto it = slot.find(n.get());
+    return it == slot.end() ? std::nullopt : std::optional<int>(it->second);
+  };
+  const auto name_call = [&](const std::shared_ptr<const CallSpec>& c) -> std::optional<int> {
+    if (!c) return -1;
+    for (const auto& w : c->output_nodes) {
+      if (const NodeRef o = w.lock()) {
+        if (const auto v = name(o); v && *v >= 0) return v;
+      }
+    }
+    return std::nullopt;
+  };
+  SlotSchedule out;
+  for (const Step& st : s.steps) {
+    SlotStep ss{st.kind, {}, st.shared, -1, {}};
+    const auto call = name_call(st.call);
+    if (!call) return std::nullopt;
+    ss.call = *call;
+    for (const NodeRef& t : st.targets) {
+      const auto v = name(t);
+      if (!v) return std::nullopt;
+      ss.targets.push_back(*v);
+    }
+    for (const NodeRef& t : st.inputs) {
+      const auto v = name(t);
+      if (!v) return std::nullopt;
+      ss.inputs.push_back(*v);
+    }
+    out.push_back(std::move(ss));
+  }
+  return out;
+}
+
+Schedule from_slots(const SlotSchedule& ss, const Fingerprint& fp) {
+  std::unordered_map<int, NodeRef> copies;
+  const auto node = [&](int v) -> NodeRef {
+    if (v >= 0) return *fp.refs[static_cast<std::size_t>(v)];
+    NodeRef& c = copies[v];
+    if (!c) c = detail::make_copy(*fp.refs[static_cast<std::size_t>(-1 - v)], true);
+    return c;
+  };
+  Schedule s;
+  s.steps.reserve(ss.size());
+  for (const SlotStep& st : ss) {
+    Step step{st.kind, {}, st.shared, st.call >= 0 ? fp.nodes[static_cast<std::size_t>(st.call)]->call() : nullptr, {}};
+    step.targets.reserve(st.targets.size());
+    for (int v : st.targets) step.targets.push_back(node(v));
+    for (int v : st.inputs) step.inputs.push_back(node(v));
+    s.steps.push_back(std::move(step));
+  }
+  return s;
+}
+
+std::mutex g_mu;
+auto& g_schedules = *new std::unordered_map<std::string, std::shared_ptr<const SlotSchedule>>;
+constexpr std::size_t kMaxSchedules = 1024;
+std::atomic<std::uint64_t> g_hits{0};
+
+}  // namespace
+
+Schedule find_or_make_schedule(std::span<const NodeRef> outputs) {
+  const Fingerprint fp = fingerprint(outputs, true, 0, -1, /*through_calls=*/true);
+  std::shared_ptr<const SlotSchedule> found;
+  {
+    std::lock_guard lock(g_mu);
+    if (const auto it = g_schedules.find(fp.bytes); it != g_schedules.end()) found = it->second;
+  }
+  if (found) {
+    g_hits.fetch_add(1, std::memory_order_relaxed);
+    return from_slots(*found, fp);
+  }
+  Schedule s = make_schedule(outputs);
+  if (auto slots = to_slots(s, fp)) {
+    std::lock_guard lock(g_mu);
+    if (g_schedules.size() >= kMaxSchedules) g_schedules.clear();
+    g_schedules.emplace(fp.bytes, std::make_shared<const SlotSchedule>(std::move(*slots)));
+  }
+  return s;
+}
+
+void clear_schedules() {
+  std::lock_guard lock(g_mu);
+  g_schedules.clear();
+}
+
+std::uint64_t schedule_hits() { return g_hits.load(std::memory_order_relaxed); }
 
 std::string to_string(const Schedule& s) {
   std::string out;

@@ -38,6 +38,15 @@ struct Schedule {
 // The steps of evaluating `outputs`.
 Schedule make_schedule(std::span<const detail::NodeRef> outputs);
 
+// The same, found by the graph's fingerprint through its calls (fingerprint.hpp) when an equal
+// structure was scheduled before: the cache holds steps by slot (a node by its fingerprint
+// number, a call by the number of one of its output nodes, a C-order copy by the node it
+// copies), never a pointer, so a repeated eval with library calls walks its graph once.
+Schedule find_or_make_schedule(std::span<const detail::NodeRef> outputs);
+// Forgets every kept schedule (with the memory cache); schedules found so far (tests).
+void clear_schedules();
+std::uint64_t schedule_hits();
+
 // One line per step: "kernels for the inputs of matmul (2 nodes, 1 reduction of the outputs)",
 // "call matmul (...)", "kernels for the outputs (1 node)".
 std::string to_string(const Schedule& s);

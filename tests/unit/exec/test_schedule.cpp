@@ -105,3 +105,75 @@ TEST_CASE("calls declare the layouts they read: a C-order copy is a step before 
   const Array x = loom::arange(6).astype(DType::Float32).reshape({2, 3});
   CHECK(loom::sort(x.T() * -1.0f, 1).to_host<float>() == std::vector<float>{-3, 0, -4, -1, -5, -2});
 }
+
+namespace {
+
+struct KStep {
+  Array c_new, labels, inertia;
+};
+
+KStep kmeans_step(const Array& X, const Array& C) {
+  const Array d = loom::sum(X * X, 1, true) - 2.0f * loom::matmul(X, C.T()) + loom::sum(C * C, 1);
+  const Array labels = loom::argmin(d, 1);
+  const Array onehot = (labels.expand_dims(1) == loom::arange(C.shape()[0])).astype(loom::float32);
+  const Array c_new = loom::matmul(onehot.T(), X) / loom::maximum(loom::sum(onehot, 0), 1.0f).expand_dims(1);
+  return {c_new, labels, loom::sum(loom::min(d, 1))};
+}
+
+// Steps equal: kinds, the nodes they compute and read (C-order copies compared by what they
+// copy), the calls they run.
+void check_same(const loom::exec::Schedule& a, const loom::exec::Schedule& b) {
+  REQUIRE(a.steps.size() == b.steps.size());
+  const auto same_node = [](const loom::detail::NodeRef& x, const loom::detail::NodeRef& y) {
+    if (x == y) return true;
+    return x->force_materialize && y->force_materialize && x->inputs[0] == y->inputs[0];
+  };
+  for (std::size_t i = 0; i < a.steps.size(); ++i) {
+    const Step& x = a.steps[i];
+    const Step& y = b.steps[i];
+    CHECK(x.kind == y.kind);
+    CHECK(x.call == y.call);
+    CHECK(x.shared == y.shared);
+    REQUIRE(x.targets.size() == y.targets.size());
+    for (std::size_t j = 0; j < x.targets.size(); ++j) CHECK(same_node(x.targets[j], y.targets[j]));
+    REQUIRE(x.inputs.size() == y.inputs.size());
+    for (std::size_t j = 0; j < x.inputs.size(); ++j) CHECK(same_node(x.inputs[j], y.inputs[j]));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a repeated structure finds its schedule by fingerprint, rebuilt on the new graph's nodes",
+          "[schedule]") {
+  loom::exec::clear_schedules();
+  const Array X = loom::empty({1000, 16}, DType::Float32);
+  Array C = loom::empty({32, 16}, DType::Float32);
+  const std::uint64_t hits = loom::exec::schedule_hits();
+  for (int step = 0; step < 3; ++step) {
+    const KStep s = kmeans_step(X, C);
+    const std::vector<loom::detail::NodeRef> roots{s.c_new.node(), s.labels.node(), s.inertia.node()};
+    const loom::exec::Schedule made = loom::exec::make_schedule(roots);
+    const loom::exec::Schedule found = loom::exec::find_or_make_schedule(roots);
+    check_same(made, found);
+    CHECK(loom::exec::schedule_hits() == hits + static_cast<std::uint64_t>(step));  // the first one makes it
+    C = loom::empty({32, 16}, DType::Float32);  // a new graph of the same structure each step
+  }
+  // A copy the schedule adds (sort of a transposed buffer) is made once, read by the call.
+  for (int i = 0; i < 2; ++i) {
+    const Array a = loom::empty({32, 16}, DType::Float32);
+    const Array s = loom::sort(a.T(), 1) + 1.0f;
+    const std::vector<loom::detail::NodeRef> roots{s.node()};
+    const loom::exec::Schedule found = loom::exec::find_or_make_schedule(roots);
+    REQUIRE(found.steps.size() == 3);
+    CHECK(found.steps[0].targets[0] == found.steps[1].inputs[0]);
+    CHECK(found.steps[0].targets[0]->force_materialize);
+    check_same(loom::exec::make_schedule(roots), found);
+  }
+  // Another structure (a different layout: no copy needed) is another schedule.
+  const Array b = loom::empty({16, 32}, DType::Float32);
+  const Array t = loom::sort(b, 1) + 1.0f;
+  const std::vector<loom::detail::NodeRef> troots{t.node()};
+  const std::uint64_t before = loom::exec::schedule_hits();
+  CHECK(loom::exec::find_or_make_schedule(troots).steps.size() == 2);
+  CHECK(loom::exec::schedule_hits() == before);
+}
