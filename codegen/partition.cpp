@@ -502,8 +502,14 @@ void Partitioner::group() {
         std::unordered_set<const Node*> gs(members.begin(), members.end());
         std::unordered_set<const Node*> with_r = gs;
         with_r.insert(r);
-        bool cycle = reaches(r, gs, with_r);
-        for (const Node* m : members) cycle = cycle || reaches(m, {r}, with_r);
+        // Outputs of one kernel may read each other directly (the kernel computes both); a
+        // reduction may not read another of its kernel's reductions (that one is complete only
+        // at the kernel's end): between reductions a direct read counts too.
+        const bool reductions = first->op == Op::Reduce && r->op == Op::Reduce;
+        const std::unordered_set<const Node*> none;
+        const std::unordered_set<const Node*>& skip = reductions ? none : with_r;
+        bool cycle = reaches(r, gs, skip);
+        for (const Node* m : members) cycle = cycle || reaches(m, {r}, skip);
         if (!cycle) g = i;
       }
       if (g < 0) {

@@ -3,6 +3,8 @@
 // structs), and partition()'s phases printed one after another.
 
 #include <sstream>
+#include <unordered_set>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -10,6 +12,7 @@
 
 #include "codegen/ctypes.hpp"
 #include "codegen/partition.hpp"
+#include "exec/schedule.hpp"
 #include "graph/node.hpp"
 #include "runtime/libs/data_type.hpp"
 
@@ -78,4 +81,56 @@ TEST_CASE("partition runs as named phases and prints the state after each", "[ta
   // Without a stream to print to, the same plan and nothing printed.
   const loom::codegen::Plan quiet = loom::codegen::partition(roots, loom::codegen::PartitionOptions{});
   CHECK(quiet.groups.size() == plan.groups.size());
+}
+
+namespace {
+
+// Whether `from` reads `to` through its inputs (short of leaves).
+bool reads(const loom::detail::Node* from, const loom::detail::Node* to) {
+  std::vector<const loom::detail::Node*> work{from};
+  std::unordered_set<const loom::detail::Node*> seen;
+  while (!work.empty()) {
+    const loom::detail::Node* n = work.back();
+    work.pop_back();
+    for (int i = 0; i < n->num_inputs; ++i) {
+      const loom::detail::Node* in = n->inputs[static_cast<std::size_t>(i)].get();
+      if (in == to) return true;
+      if (!loom::detail::acts_as_leaf(*in) && seen.insert(in).second) work.push_back(in);
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+
+TEST_CASE("a reduction never shares a kernel with a reduction it reads", "[partition]") {
+  // A k-means loop written literally: each step's GEMM inputs are computed with the reductions of
+  // the outputs that read the same work, among them the row norms of X (one node for every step)
+  // and the next argmin over the distances, which reads them: one input shape and axes, but the
+  // argmin's prologue reads the norms, complete only when their kernel ends.
+  const loom::Array X = loom::empty({400, 8}, DType::Float32);
+  loom::Array C = loom::empty({8, 8}, DType::Float32);
+  for (int step = 0; step < 3; ++step) {
+    const loom::Array d = loom::sum(X * X, 1, true) - 2.0f * loom::matmul(X, C.T()) + loom::sum(C * C, 1);
+    const loom::Array onehot = (loom::argmin(d, 1).expand_dims(1) == loom::arange(8)).astype(DType::Float32);
+    C = loom::matmul(onehot.T(), X) / loom::maximum(loom::sum(onehot, 0), 1.0f).expand_dims(1);
+  }
+  const std::vector<loom::detail::NodeRef> roots{C.node()};
+  int groups = 0;
+  for (const loom::exec::Step& st : loom::exec::make_schedule(roots).steps) {
+    if (st.kind != loom::exec::Step::Kind::Kernels) continue;
+    const loom::codegen::Plan plan = loom::codegen::partition(st.targets, loom::codegen::PartitionOptions{});
+    for (const loom::codegen::KernelGroup& g : plan.groups) {
+      ++groups;
+      for (const auto& r : g.roots) {
+        for (const auto& other : g.roots) {
+          if (r == other || r->op != loom::detail::Op::Reduce || other->op != loom::detail::Op::Reduce) continue;
+          INFO(loom::codegen::to_string(plan));
+          CHECK_FALSE(reads(r.get(), other.get()));
+        }
+      }
+    }
+  }
+  CHECK(groups > 6);
 }
