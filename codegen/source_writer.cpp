@@ -9,7 +9,7 @@ void SourceWriter::line(std::string_view text) {
 }
 
 void SourceWriter::open_block(std::string_view text) {
-  line(fmt::format("{} {{", text));
+  line(text.empty() ? std::string("{") : fmt::format("{} {{", text));
   ++indent_;
 }
 

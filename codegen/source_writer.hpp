@@ -16,7 +16,7 @@ class SourceWriter {
     line(std::string_view(fmt::format(f, std::forward<A>(args)...)));
   }
   void blank() { text_ += '\n'; }
-  // "text {" and indent; close_block() dedents and writes "}" (plus a suffix such as ";").
+  // "text {" (a bare "{" for no text) and indent; close_block() dedents and writes "}" (plus a suffix such as ";").
   void open_block(std::string_view text);
   void close_block(std::string_view suffix = "");
   const std::string& str() const { return text_; }

@@ -154,8 +154,11 @@ class RawModule {
 // the body indexes them by hand (`z[k]`, C order; `z.size()`), made C-contiguous first. In the
 // body, `i` is the flat output index and `_ind.size()` the output's size; each placeholder is a
 // typedef. The other arguments broadcast together (NumPy's rules); the outputs have their shape.
-// Each kernel runs as its own launch (a barrier): its inputs are evaluated first, its outputs
-// are new arrays. One compiled kernel per combination of dtypes and dimension count.
+// A call that can be (one output, no raw parameter or loop code, no `i`; README.md lists the
+// rules) is a graph node that fuses with the ops around it, and its code compiles with the kernel
+// it joins, at the eval that runs it. The others run as a launch of their own (a barrier),
+// compiled at the call's line: their inputs are evaluated first, their outputs are new arrays;
+// one compiled kernel per combination of dtypes and dimension count.
 
 struct ElementwiseOptions {
   std::string preamble;    // code before the kernel (functions, macros, typedefs)

@@ -1,7 +1,8 @@
-// ElementwiseKernel (include/loom/kernels.hpp): a kernel generated around the user's operation
-// for each call's dtypes and collapsed dimension count. Each thread walks the output in a
-// grid-stride loop; a broadcast input is read through its strides (0 along broadcast dims), a
-// raw one by the body's own indices.
+// ElementwiseKernel (include/loom/kernels.hpp): each call an Op::User node that fuses with the
+// ops around it, or, when it cannot be one (raw arguments, several outputs, loop code, `i`, ...),
+// a kernel of its own that codegen writes for the call's dtypes and collapsed dimension count
+// (codegen/user_kernel.hpp: a grid-stride loop over the output; a broadcast input read through
+// its strides, 0 along broadcast dims; a raw one by the body's own indices).
 
 #include <algorithm>
 #include <cctype>
@@ -112,66 +113,25 @@ EwCall plan_call(const detail::UserKernelState& s, const std::vector<KernelArg>&
   return c;
 }
 
-std::string ew_source(const detail::UserKernelState& s, const EwCall& c, const std::vector<KernelArg>& args) {
-  const int nd = static_cast<int>(c.groups.size()), ns = strided_count(c);
-  std::vector<DType> used = c.types.in_dtypes;
-  used.insert(used.end(), c.types.out_dtypes.begin(), c.types.out_dtypes.end());
-  std::string params = "const loom_params_t loom_p", prolog, loop;
-  int strided = 0;
+// The call as codegen describes a user kernel (codegen/user_kernel.hpp): each parameter's kind
+// and dtype, the user's code, the collapsed dims.
+codegen::UserElementwisePlan plan_of(const detail::UserKernelState& s, const EwCall& c, const std::vector<KernelArg>& args) {
+  codegen::UserElementwisePlan p;
+  p.name = s.name;
+  p.types = detail::user_types(c.types);
   for (std::size_t k = 0; k < s.in.size(); ++k) {
-    const UserParam& p = s.in[k];
-    const char* ct = detail::user_ctype(c.types.in_dtypes[k]);
-    if (args[k].kind() == KernelArg::Kind::Scalar) {
-      params += fmt::format(", const {} loom_s{}", ct, k);
-      loop += fmt::format("    const {} {} = loom_s{};\n", ct, p.name, k);
-    } else if (p.raw) {
-      // Read-only (as CuPy's), except in a kernel without outputs, which writes its raw arguments.
-      const std::string vt = s.out.empty() ? std::string(ct) : fmt::format("const {}", ct);
-      params += fmt::format(", {}* loom_raw{}, long long loom_rawn{}", vt, k, k);
-      prolog += fmt::format("  const loom_raw_t<{}> {}{{loom_raw{}, loom_rawn{}}};\n", vt, p.name, k, k);
-    } else {
-      params += fmt::format(", const {}* __restrict__ loom_in{}", ct, k);
-      loop += fmt::format("    const {} {} = loom_in{}[loom_o{}];\n", ct, p.name, k, strided++);
-    }
+    const codegen::UserArgKind kind = args[k].kind() == KernelArg::Kind::Scalar ? codegen::UserArgKind::Scalar
+                                      : s.in[k].raw                             ? codegen::UserArgKind::Raw
+                                                                                : codegen::UserArgKind::Strided;
+    p.in.push_back({kind, s.in[k].name, c.types.in_dtypes[k]});
   }
-  for (std::size_t k = 0; k < s.out.size(); ++k) {
-    const char* ct = detail::user_ctype(c.types.out_dtypes[k]);
-    params += fmt::format(", {}* __restrict__ loom_out{}", ct, k);
-    if (s.out[k].raw) {  // its own size: an array given for it keeps its shape
-      params += fmt::format(", long long loom_outn{}", k);
-      prolog += fmt::format("  const loom_raw_t<{}> {}{{loom_out{}, loom_outn{}}};\n", ct, s.out[k].name, k, k);
-    } else {
-      loop += fmt::format("    {}& {} = loom_out{}[i];\n", ct, s.out[k].name, k);
-    }
-  }
-  // Each strided input's offset: the flat index unravelled over the collapsed dims.
-  std::string offsets;
-  for (int j = 0; j < ns; ++j) offsets += fmt::format("    long long loom_o{} = 0;\n", j);
-  if (nd >= 2) {
-    offsets += "    long long loom_r = i;\n    #pragma unroll\n";
-    offsets += fmt::format("    for (int loom_d = {}; loom_d >= 1; --loom_d) {{\n", nd - 1);
-    offsets += "      const long long loom_c = loom_r % loom_p.shape[loom_d];\n      loom_r /= loom_p.shape[loom_d];\n";
-    for (int j = 0; j < ns; ++j) offsets += fmt::format("      loom_o{0} += loom_c * loom_p.st[{0}][loom_d];\n", j);
-    offsets += "    }\n";
-    for (int j = 0; j < ns; ++j) offsets += fmt::format("    loom_o{0} += loom_r * loom_p.st[{0}][0];\n", j);
-  } else if (nd == 1) {
-    for (int j = 0; j < ns; ++j) offsets += fmt::format("    loom_o{0} = i * loom_p.st[{0}][0];\n", j);
-  }
-  return fmt::format(
-      "// loom ElementwiseKernel {name}: {nd} collapsed dim(s)\n{inc}{pre}\n"
-      "struct loom_ind_t {{ long long n; __device__ long long size() const {{ return n; }} }};\n"
-      "template <class V> struct loom_raw_t {{\n  V* p;\n  long long n;\n"
-      "  __device__ V& operator[](long long k) const {{ return p[k]; }}\n"
-      "  __device__ long long size() const {{ return n; }}\n}};\n"
-      "struct loom_params_t {{ long long n; long long shape[{nd1}]; long long st[{ns1}][{nd1}]; }};\n"
-      "extern \"C\" __global__ void {name}({params}) {{\n{td}  const loom_ind_t _ind{{loom_p.n}};\n{prolog}{prep}\n"
-      "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < loom_p.n;"
-      " i += (long long)gridDim.x * blockDim.x) {{\n{offsets}{loop}    {{\n{body};\n    }}\n  }}\n{after}\n}}\n",
-      fmt::arg("name", s.name), fmt::arg("nd", nd), fmt::arg("inc", detail::user_includes(used)),
-      fmt::arg("pre", s.ew.preamble), fmt::arg("nd1", std::max(nd, 1)), fmt::arg("ns1", std::max(ns, 1)),
-      fmt::arg("params", params), fmt::arg("td", detail::typedefs(c.types)), fmt::arg("prolog", prolog),
-      fmt::arg("prep", s.ew.loop_prep), fmt::arg("offsets", offsets), fmt::arg("loop", loop), fmt::arg("body", s.body),
-      fmt::arg("after", s.ew.after_loop));
+  for (std::size_t k = 0; k < s.out.size(); ++k) p.out.push_back({s.out[k].name, c.types.out_dtypes[k], s.out[k].raw});
+  p.body = s.body;
+  p.preamble = s.ew.preamble;
+  p.loop_prep = s.ew.loop_prep;
+  p.after_loop = s.ew.after_loop;
+  p.dims = static_cast<int>(c.groups.size());
+  return p;
 }
 
 // Why the call cannot be an Op::User node that fuses with the ops around it ("" when it can):
@@ -201,17 +161,9 @@ std::string why_own_kernel(const detail::UserKernelState& s, const EwCall& c, co
 
 Array fused(detail::UserKernelState& s, const EwCall& c, const std::vector<KernelArg>& args, const std::string& sig) {
   const auto ops = s.fused_ops_by(sig, [&] {
-    // A block of statements that sets "@out@" (no lambda: NVRTC inlines a block wherever the
-    // element function goes, a lambda's call it may not).
-    std::string e = fmt::format("{{\n{}", detail::typedefs(c.types));
-    for (std::size_t k = 0; k < s.in.size(); ++k) {
-      e += fmt::format("    const {} {} = @in{}@;\n", detail::user_ctype(c.types.in_dtypes[k]), s.in[k].name, k);
-    }
-    e += fmt::format("    {} {};\n    {{\n{};\n    }}\n    @out@ = {};\n  }}", detail::user_ctype(c.types.out_dtypes[0]),
-                     s.out[0].name, s.body, s.out[0].name);
     auto op = std::make_shared<detail::UserOp>();
     op->name = s.name;
-    op->expr = std::move(e);
+    op->expr = codegen::user_elementwise_block(plan_of(s, c, args));
     op->preamble = s.ew.preamble;
     op->options = s.ew.options;
     std::string all = op->name + '\0' + op->expr + '\0' + op->preamble;
@@ -246,20 +198,19 @@ ElementwiseKernel::ElementwiseKernel(std::string in_params, std::string out_para
 const std::string& ElementwiseKernel::name() const { return state_->name; }
 
 std::string ElementwiseKernel::source(const std::vector<KernelArg>& args) const {
-  return ew_source(*state_, plan_call(*state_, args), args);
+  return codegen::emit_user_elementwise(plan_of(*state_, plan_call(*state_, args), args)).text;
 }
 
 KernelOutputs ElementwiseKernel::operator()(const std::vector<KernelArg>& args) const {
   const auto st = state_;
   const EwCall c = plan_call(*st, args);
   const std::string sig = fmt::format("{}|{}|{}", detail::signature_of(c.types, args), c.groups.size(), strided_count(c));
-  const auto module = st->module_by(sig, [&] { return ew_source(*st, c, args); }, st->ew.options);
   const std::string why = why_own_kernel(*st, c, args);
-  if (why.empty()) {
-    const Array node = fused(*st, c, args, sig);
-    module->compile_only();  // the body's errors at this line (the kernel it joins compiles later)
-    return KernelOutputs({node});
-  }
+  // A node: its code compiles with the kernel it joins (a body NVRTC rejects throws CompileError
+  // at the eval that compiles it).
+  if (why.empty()) return KernelOutputs({fused(*st, c, args, sig)});
+  const codegen::UserElementwisePlan plan = plan_of(*st, c, args);
+  const auto module = st->module_by(sig, [&] { return codegen::emit_user_elementwise(plan).text; }, st->ew.options);
   module->check_compiles();  // at this line: NVRTC's errors (and, on a GPU, a wrong name)
   if (rt::has_gpu()) (void)module->kernel(st->name, st->name);
   if (st->out.empty() && c.written_raw.empty()) return KernelOutputs({});  // writes nothing anyone sees
@@ -292,7 +243,8 @@ KernelOutputs ElementwiseKernel::operator()(const std::vector<KernelArg>& args) 
   }
   std::vector<bool> is_scalar;
   for (std::size_t k = 0; k < st->in.size(); ++k) is_scalar.push_back(args[k].kind() == KernelArg::Kind::Scalar);
-  spec->device = [st, c, scalars, is_scalar, raw_entry, module](detail::CallContext& ctx) {
+  const codegen::UserParamsLayout layout = codegen::user_params_layout(plan);
+  spec->device = [st, c, scalars, is_scalar, raw_entry, module, layout](detail::CallContext& ctx) {
     // What the kernel writes in place of arrays starts from their values (CuPy writes into the
     // arrays themselves): copied first, loop or not.
     const std::size_t nout = st->out.size();
@@ -307,14 +259,13 @@ KernelOutputs ElementwiseKernel::operator()(const std::vector<KernelArg>& args) 
     }
     const std::int64_t n = c.shape.numel();
     if (n == 0) return;
-    const int nd = static_cast<int>(c.groups.size()), ns = strided_count(c);
-    const int nd1 = std::max(nd, 1), ns1 = std::max(ns, 1);
-    std::vector<long long> params(static_cast<std::size_t>(1 + nd1 + ns1 * nd1), 0);
+    const int nd = static_cast<int>(c.groups.size());
+    std::vector<long long> params(layout.words, 0);
     params[0] = n;
     for (int g = 0; g < nd; ++g) {
       long long e = 1;
       for (int d : c.groups[static_cast<std::size_t>(g)]) e *= c.shape[d];
-      params[static_cast<std::size_t>(1 + g)] = e;
+      params[layout.shape + static_cast<std::size_t>(g)] = e;
     }
     std::vector<void*> ptrs(st->in.size() + nout, nullptr);
     std::vector<long long> raw_n(st->in.size() + nout, 0);
@@ -341,7 +292,7 @@ KernelOutputs ElementwiseKernel::operator()(const std::vector<KernelArg>& args) 
       if (a->strides != want) throw InternalError(fmt::format("{}: an input's layout changed before the launch", st->name));
       const Shape b = detail::broadcast_strides(a->shape, a->strides, c.shape);
       for (int g = 0; g < nd; ++g) {
-        params[static_cast<std::size_t>(1 + nd1 + strided * nd1 + g)] = b[c.groups[static_cast<std::size_t>(g)].back()];
+        params[layout.strides + static_cast<std::size_t>(strided * layout.dims1 + g)] = b[c.groups[static_cast<std::size_t>(g)].back()];
       }
       ptrs[k] = const_cast<void*>(a->data());
       argv.push_back(&ptrs[k]);

@@ -1,8 +1,9 @@
 // ElementwiseKernel and ReductionKernel (include/loom/kernels.hpp): CuPy's parameter lists
-// parsed, type placeholders resolved from the arguments, and a CUDA kernel generated around the
-// user's body for the dtypes and the (collapsed) dimension count of each call; it is compiled at
-// the call's line (user_module.hpp's caches) and launched by a barrier call. Inputs broadcast by
-// strides (no copy); raw ones and computed ones arrive C-contiguous.
+// parsed and type placeholders resolved from the arguments; elementwise_kernel.cpp and
+// reduction_kernel.cpp make each call graph nodes that fuse, or describe a kernel of its own that
+// codegen/user_kernel.hpp writes, compiled at the call's line (user_module.hpp) and launched by a
+// barrier call. Inputs broadcast by strides (no copy); raw ones and computed ones arrive
+// C-contiguous.
 
 #include <algorithm>
 #include <cctype>
@@ -21,7 +22,6 @@
 #include "calls/call_helpers.hpp"
 #include "user/user_kernels.hpp"
 #include "user/user_module.hpp"
-#include "codegen/ctypes.hpp"
 #include "graph/node.hpp"
 #include "reference/evaluator.hpp"
 
@@ -88,22 +88,6 @@ std::vector<UserParam> parse_params(const std::string& text, const std::string& 
     out.push_back(p);
   }
   return out;
-}
-
-const char* user_ctype(DType t) {
-  // loom's own storage types, but CCCL's complex numbers (user code knows no loom::c64).
-  if (t == DType::Complex64) return "cuda::std::complex<float>";
-  if (t == DType::Complex128) return "cuda::std::complex<double>";
-  return codegen::storage_ctype(t);
-}
-
-std::string user_includes(const std::vector<DType>& used) {
-  std::string s;
-  const auto any = [&](auto pred) { return std::any_of(used.begin(), used.end(), pred); };
-  if (any([](DType t) { return t == DType::Float16; })) s += "#include <cuda_fp16.h>\n";
-  if (any([](DType t) { return t == DType::BFloat16; })) s += "#include <cuda_bf16.h>\n";
-  if (any([](DType t) { return is_complex(t); })) s += "#include <cuda/std/complex>\n";
-  return s;
 }
 
 std::vector<unsigned char> scalar_bytes(const Scalar& s, DType t) {
@@ -189,10 +173,10 @@ Resolution resolve(const std::vector<UserParam>& in, const std::vector<UserParam
   return r;
 }
 
-std::string typedefs(const Resolution& r) {
-  std::string s;
-  for (const auto& [ph, t] : r.types) s += fmt::format("  typedef {} {};\n", user_ctype(t), ph);
-  return s;
+std::vector<codegen::UserType> user_types(const Resolution& r) {
+  std::vector<codegen::UserType> types;
+  for (const auto& [ph, t] : r.types) types.push_back({ph, t});
+  return types;
 }
 
 Shape predicted_strides(const Array& a) {

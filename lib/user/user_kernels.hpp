@@ -13,6 +13,8 @@
 
 #include <loom/kernels.hpp>
 
+#include "codegen/user_kernel.hpp"
+
 namespace loom::detail {
 
 struct UserParam {
@@ -36,10 +38,9 @@ Resolution resolve(const std::vector<UserParam>& in, const std::vector<UserParam
                    const std::vector<KernelArg>& args, const std::string& what);
 // What of the resolution and the arguments a generated source depends on, as a short key.
 std::string signature_of(const Resolution& r, const std::vector<KernelArg>& args);
-// "  typedef float T;" lines.
-std::string typedefs(const Resolution& r);
+// The placeholders' typedefs (`typedef float T;`), for codegen/user_kernel.hpp.
+std::vector<codegen::UserType> user_types(const Resolution& r);
 
-const char* user_ctype(DType t);
 // What a user kernel needs to be a graph node that fuses (elementwise_kernel.cpp,
 // reduction_kernel.cpp): dtypes loom's kernels hold as they are (bool, integers, float32,
 // float64); no parameter named like the element function's values (v0, v1, ...: it would hide
@@ -47,7 +48,6 @@ const char* user_ctype(DType t);
 bool fusable_dtype(DType t);
 bool value_like(const UserParam& p);
 bool names(const std::string& text, const std::string& id);
-std::string user_includes(const std::vector<DType>& used);
 std::vector<unsigned char> scalar_bytes(const Scalar& s, DType t);
 
 // An argument's element strides once evaluated: a buffer's, else C-contiguous (what a kernel

@@ -87,15 +87,6 @@ struct UserModule {
   void check_compiles() const {
     if (!rt::has_gpu()) (void)compiled(9, 0);
   }
-  // Compiles for the current GPU (sm_90 without one), loading nothing.
-  void compile_only() const {
-    if (!rt::has_gpu()) {
-      (void)compiled(9, 0);
-      return;
-    }
-    const rt::DeviceProps& p = rt::device_props(rt::current_device());
-    (void)compiled(p.cc_major, p.cc_minor);
-  }
 };
 
 // A user kernel's buffer that starts from an input's values (RawKernel's InOut, an array given

@@ -1,11 +1,16 @@
 // ElementwiseKernel and ReductionKernel without a GPU: parameter lists, placeholder resolution
-// and its errors (CuPy's rules), output shapes and dtypes, the generated source (compiled by
-// NVRTC at the call's line), and the plain error when a result is evaluated without a GPU.
+// and its errors (CuPy's rules), output shapes and dtypes, the generated source (a kernel of its
+// own compiled by NVRTC at the call's line, a node's with the kernel it joins), and the plain
+// error when a result is evaluated without a GPU.
 // (Values on the GPU: tests/gpu/test_user_kernels_gpu.cpp.)
 
 #include <catch2/catch.hpp>
 
 #include <loom/loom.hpp>
+
+#include "codegen/emit_elementwise.hpp"
+#include "support/kernel_plans.hpp"
+#include "support/nvrtc_batch.hpp"
 
 using loom::Array;
 using loom::DType;
@@ -75,13 +80,31 @@ TEST_CASE("an elementwise kernel's errors follow CuPy's rules", "[kernels]") {
                        Catch::Matchers::Message("raw_only: raw parameter x needs an array, not a scalar"));
   const loom::ElementwiseKernel sized("raw T x", "T y", "y = x[x.size() - 1 - i]", "reverse", {.size = 3});
   CHECK(sized(f).shape() == loom::Shape{3});
-  // Typed parameters cast their arrays; a body NVRTC rejects fails at the call.
+  // Typed parameters cast their arrays.
   const loom::ElementwiseKernel typed("float64 x, int32 n", "float64 y", "y = x * n", "typed");
   CHECK(typed(i, 3).dtype() == DType::Float64);
-  if (loom::device_count() == 0) {
-    const loom::ElementwiseKernel bad("T x", "T y", "y = x +* 2", "bad");
-    CHECK_THROWS_AS(bad(f), loom::CompileError);
-  }
+}
+
+TEST_CASE("a body NVRTC rejects fails where its kernel compiles, and nothing compiles that does not run",
+          "[kernels]") {
+  const Array f = loom::empty({3}, DType::Float32);
+  // A graph node: nothing compiles at the call (the node's code compiles with the kernel it
+  // joins), and that kernel's compile throws CompileError showing the body.
+  const loom::ElementwiseKernel bad("T x", "T y", "y = x +* 2", "bad");
+  const loom::CacheStats before = loom::cache_stats();
+  Array y;
+  REQUIRE_NOTHROW(y = loom::exp(bad(f)));
+  const loom::CacheStats after = loom::cache_stats();
+  CHECK(after.compiles + after.disk_hits == before.compiles + before.disk_hits);
+  loom::test::NvrtcBatch batch;
+  for (const auto& kp : loom::test::plans(y)) batch.add(loom::codegen::emit_kernel(kp));
+  REQUIRE(batch.size() == 1);
+  CHECK_THROWS_AS(batch.compile_all(), loom::CompileError);
+  CHECK_THROWS_WITH(batch.compile_all(), Catch::Matchers::Contains("y = x +* 2"));
+  // A kernel of its own (here: raw arguments) compiles at the call's line, GPU or not.
+  const loom::ElementwiseKernel bad_raw("T x, raw T t", "T y", "y = x +* t[0]", "bad_raw");
+  CHECK_THROWS_AS(bad_raw(f, f), loom::CompileError);
+  CHECK_THROWS_WITH(bad_raw(f, f), Catch::Matchers::Contains("y = x +* t[0]"));
 }
 
 TEST_CASE("an elementwise kernel compiles with raw arguments, preamble and loop code", "[kernels]") {

@@ -101,9 +101,22 @@ TEST_CASE("a user reduction that cannot be graph nodes is a kernel of its own", 
   const loom::ReductionKernel with_options("T x", "T y", "x", "a + b", "y = a", "0", "opts", {.options = {"-DX=1"}});
   CHECK_THAT(loom::explain_string({Array(with_options({x}, 1))}), Catch::Matchers::Contains("ReductionKernel opts"));
   CHECK_THAT(loom::explain_string({Array(l2norm()({x}, 1))}), !Catch::Matchers::Contains("ReductionKernel l2norm"));
-  // A reduce expression NVRTC rejects fails at the call, fused or not.
+  // A reduce expression NVRTC rejects: as nodes, the kernel they join fails to compile (nothing
+  // compiles at the call); a kernel of its own fails at the call.
   const loom::ReductionKernel bad("T x", "T y", "x", "a +* b", "y = a", "0", "bad");
-  CHECK_THROWS_AS(bad({x}, 1), loom::CompileError);
+  const loom::CacheStats before = loom::cache_stats();
+  Array r;
+  REQUIRE_NOTHROW(r = Array(bad({x}, 1)) + 1);
+  const loom::CacheStats after = loom::cache_stats();
+  CHECK(after.compiles + after.disk_hits == before.compiles + before.disk_hits);
+  loom::test::NvrtcBatch batch;
+  for (const auto& kp : loom::test::plans(r)) batch.add(loom::codegen::emit_kernel(kp));
+  REQUIRE(batch.size() == 1);
+  CHECK_THROWS_AS(batch.compile_all(), loom::CompileError);
+  CHECK_THROWS_WITH(batch.compile_all(), Catch::Matchers::Contains("a +* b"));
+  const loom::ReductionKernel bad_own("T x", "T y", "x", "a +* b", "y = a", "", "bad_own");
+  CHECK_THROWS_AS(bad_own({x}, 1), loom::CompileError);
+  CHECK_THROWS_WITH(bad_own({x}, 1), Catch::Matchers::Contains("a +* b"));
   if (loom::device_count() == 0) {
     CHECK_THROWS_WITH(Array(l2norm()({x}, 1)).eval(),
                       Catch::Matchers::Contains("ReductionKernel l2norm: user CUDA code runs only on a GPU"));
