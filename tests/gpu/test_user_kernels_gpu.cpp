@@ -223,3 +223,31 @@ TEST_CASE("user kernels compile once for every scalar value", "[gpu][kernels]") 
   }
   CHECK(built() == before);
 }
+
+TEST_CASE("a user kernel that is a node compiles once, with the kernel it joins; a body NVRTC rejects fails there",
+          "[gpu][kernels]") {
+  const Array x = loom::arange(1000, DType::Float32).eval();
+  const loom::ElementwiseKernel cube("T x", "T y", "y = x * x * x", "cube_once");
+  const loom::ReductionKernel sumsq("T x", "T y", "x * x", "a + b", "y = a", "0", "sumsq_once");
+  const auto built = [] { return loom::cache_stats().compiles + loom::cache_stats().disk_hits; };
+  // The calls compile nothing; the eval compiles one kernel each (nothing that does not run).
+  const auto at_start = built();
+  const Array c = loom::exp(cube(x) * 1e-9f);
+  const Array s = Array(sumsq({x})) + 1;
+  CHECK(built() == at_start);
+  const std::vector<float> cv = c.to_host<float>();
+  CHECK(built() == at_start + 1);
+  CHECK(s.to_host<float>()[0] == Approx(332833500.0 + 1).epsilon(1e-5));
+  CHECK(built() == at_start + 2);
+  for (int k : {0, 7, 999}) CHECK(cv[static_cast<std::size_t>(k)] == Approx(std::exp(1e-9 * k * k * k)).epsilon(1e-6));
+  // A body NVRTC rejects: the call is built, its eval throws CompileError showing the body.
+  const loom::ElementwiseKernel bad("T x", "T y", "y = x +* 2", "bad_node");
+  Array b;
+  REQUIRE_NOTHROW(b = bad(x) + 1);
+  CHECK_THROWS_AS(b.eval(), loom::CompileError);
+  CHECK_THROWS_WITH(b.eval(), Catch::Matchers::Contains("y = x +* 2"));
+  const loom::ReductionKernel bad_red("T x", "T y", "x", "a +* b", "y = a", "0", "bad_red_node");
+  Array r;
+  REQUIRE_NOTHROW(r = Array(bad_red({x})) * 2);
+  CHECK_THROWS_AS(r.eval(), loom::CompileError);
+}
