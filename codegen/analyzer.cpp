@@ -65,6 +65,7 @@ class Analyzer {
  private:
   void reset() {
     plan_ = KernelPlan{};
+    slots_.clear();
     memo_.clear();
     cuts_.clear();
     visits_.clear();
@@ -194,7 +195,15 @@ class Analyzer {
     return a;
   }
 
+  // The slot of n in the plan's node table (given at its first use).
+  int slot_of(const Node* n) {
+    const auto [it, added] = slots_.try_emplace(n, static_cast<int>(plan_.nodes.size()));
+    if (added) plan_.nodes.push_back(n);
+    return it->second;
+  }
+
   int add_leaf(Leaf leaf, const Node* n) {
+    leaf.slot = slot_of(n);
     plan_.leaves.push_back(std::move(leaf));
     KValue v;
     v.op = n->op == Op::Constant && !n->realized() ? Op::Constant : Op::Buffer;
@@ -204,7 +213,6 @@ class Analyzer {
     if (plan_.leaves.back().kind == LeafKind::Eye) v.op = Op::Eye;
     v.dtype = n->dtype;
     v.leaf = static_cast<int>(plan_.leaves.size()) - 1;
-    v.node = n;
     plan_.values.push_back(v);
     return static_cast<int>(plan_.values.size()) - 1;
   }
@@ -219,7 +227,6 @@ class Analyzer {
 
   int visit_leaf(const Node* n, const Form& f, int guard) {
     Leaf leaf;
-    leaf.node = n;
     leaf.dtype = n->dtype;
     // A call's output is a buffer too (exec runs calls first; explain() plans before that).
     const bool has_buffer = n->realized() || n->op == Op::Buffer || n->op == Op::Call || !acts_as_leaf(*n);
@@ -289,7 +296,7 @@ class Analyzer {
     }
     Leaf leaf;
     leaf.kind = LeafKind::Gathered;
-    leaf.node = src;
+    leaf.slot = slot_of(src);
     leaf.dtype = src->dtype;
     const auto [strides, offset] = layout_of(*src);
     leaf.idx[0].c0 = offset;
@@ -446,7 +453,6 @@ class Analyzer {
           fr.place = true;
           fr.v.op = Op::Where;
           fr.v.dtype = n->dtype;
-          fr.v.node = n;
         }
         stack.push_back(std::move(fr));
         return false;
@@ -462,7 +468,6 @@ class Analyzer {
         // Its value comes from the reduction this kernel performs (epilogue analysis).
         Leaf leaf;
         leaf.kind = LeafKind::Reduced;
-        leaf.node = n;
         leaf.dtype = n->dtype;
         leaf.num_idx = 1;
         leaf.idx[0] = to_linear(f, n->shape);
@@ -489,7 +494,6 @@ class Analyzer {
         fr.safe = safe;
         fr.v.op = n->op;
         fr.v.dtype = n->dtype;
-        fr.v.node = n;
         fr.v.leaf = leaf;
         fr.v.guard = guard;
         fr.next = 1;
@@ -502,7 +506,7 @@ class Analyzer {
       fr.safe = safe;
       fr.v.op = n->op;
       fr.v.dtype = n->dtype;
-      fr.v.node = n;
+      if (n->op == Op::User) fr.v.user = n->user();
       if (n->op == Op::CheckIndex) fr.v.guard = guard;  // records an error: not where meaningless
       stack.push_back(std::move(fr));
       return false;
@@ -589,6 +593,7 @@ class Analyzer {
     int id;
   };
   std::vector<Memo> memo_;
+  std::unordered_map<const Node*, int> slots_;  // plan_.nodes, inverted
   std::vector<Cut> cuts_;
   // Per compute node, its first computation in this kernel: in which order it began, and how
   // many second windows onto memory were opened while it ran (-1 until it finished).

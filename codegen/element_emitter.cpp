@@ -33,7 +33,10 @@ std::string leaf_label(const KernelPlan& p, int j) {
     case LeafKind::Arange: return fmt::format("arange{}", j);
     case LeafKind::Linspace: return fmt::format("linspace{}", j);
     case LeafKind::Eye: return fmt::format("eye{}", j);
-    case LeafKind::Reduced: return fmt::format("{}({})", detail::reduce_name(p.leaves[static_cast<std::size_t>(j)].node->reduce_kind()), j);
+    case LeafKind::Reduced: {
+      const int r = p.leaves[static_cast<std::size_t>(j)].reduction;
+      return fmt::format("{}({})", detail::reduce_name(p.reduce->reductions[static_cast<std::size_t>(r)].kind), j);
+    }
   }
   return "?";
 }
@@ -89,7 +92,7 @@ std::vector<std::string> prelude_includes(std::initializer_list<const KernelPlan
 std::vector<std::string> user_options(std::initializer_list<const KernelPlan*> plans) {
   for (const KernelPlan* p : plans) {
     for (const KValue& v : p->values) {
-      if (v.op == Op::User && !v.node->user()->options.empty()) return v.node->user()->options;
+      if (v.op == Op::User && !v.user->options.empty()) return v.user->options;
     }
   }
   return {};
@@ -99,11 +102,11 @@ void emit_user_preambles(SourceWriter& w, std::initializer_list<const KernelPlan
   std::vector<const std::string*> seen;
   for (const KernelPlan* p : plans) {
     for (const KValue& v : p->values) {
-      if (v.op != Op::User || v.node->user()->preamble.empty()) continue;
-      const std::string& pre = v.node->user()->preamble;
+      if (v.op != Op::User || v.user->preamble.empty()) continue;
+      const std::string& pre = v.user->preamble;
       if (std::any_of(seen.begin(), seen.end(), [&](const std::string* s) { return *s == pre; })) continue;
       seen.push_back(&pre);
-      w.line("// preamble of {}", v.node->user()->name);
+      w.line("// preamble of {}", v.user->name);
       w.line("{}", pre);
     }
   }
@@ -140,11 +143,6 @@ void emit_args(SourceWriter& w, std::span<const Param> params, const KernelPlan*
   }
   w.close_block(";");
   w.blank();
-}
-
-int ElementEmitter::reduction_of(const Node* n) const {
-  const auto it = std::find(reduced_.begin(), reduced_.end(), n);
-  return it == reduced_.end() ? -1 : static_cast<int>(it - reduced_.begin());
 }
 
 // Digit fallback for leaves reached through a reshape whose layout does not factor.
@@ -280,7 +278,7 @@ void ElementEmitter::emit_function(const std::string& fn, const std::string& com
         args.push_back(fmt::format("long long c{}", j));
         break;
       case LeafKind::Reduced:
-        args.push_back(fmt::format("{} red{}", register_ctype(l.dtype), reduction_of(l.node)));
+        args.push_back(fmt::format("{} red{}", register_ctype(l.dtype), l.reduction));
         break;
     }
   }
@@ -315,7 +313,7 @@ void ElementEmitter::emit_function(const std::string& fn, const std::string& com
       continue;
     }
     if (v.op == Op::User) {  // the user's block: "@in<k>@" is input k's value, "@out@" the result
-      std::string e = v.node->user()->expr;
+      std::string e = v.user->expr;
       const auto put = [&e](const std::string& mark, const std::string& val) {
         for (std::size_t at = e.find(mark); at != std::string::npos; at = e.find(mark, at + val.size())) {
           e.replace(at, mark.size(), val);
@@ -323,7 +321,7 @@ void ElementEmitter::emit_function(const std::string& fn, const std::string& com
       };
       for (int k = 0; k < 3; ++k) put(fmt::format("@in{}@", k), fmt::format("v{}", v.in[static_cast<std::size_t>(k)]));
       put("@out@", fmt::format("v{}", i));
-      lines[static_cast<std::size_t>(i)] = fmt::format("{} v{};  // {}\n  {}", reg, i, v.node->user()->name, e);
+      lines[static_cast<std::size_t>(i)] = fmt::format("{} v{};  // {}\n  {}", reg, i, v.user->name, e);
       exprs[static_cast<std::size_t>(i)] = std::move(e);
       continue;
     }
@@ -335,7 +333,7 @@ void ElementEmitter::emit_function(const std::string& fn, const std::string& com
           e = l.guard >= 0 ? guarded(v, reg, load_expr(l, fmt::format("*in{}", v.leaf))) : load_expr(l, fmt::format("in{}", v.leaf));
           break;
         case LeafKind::Scalar: e = scalar_expr(v.leaf); break;
-        case LeafKind::Reduced: e = fmt::format("red{}", reduction_of(l.node)); break;
+        case LeafKind::Reduced: e = fmt::format("red{}", l.reduction); break;
         case LeafKind::Arange:
         case LeafKind::Linspace:
         case LeafKind::Eye: e = generator_expr(v.leaf); break;

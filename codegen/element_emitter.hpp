@@ -32,12 +32,11 @@ void emit_args(SourceWriter& w, std::span<const Param> params, const KernelPlan*
 
 class ElementEmitter {
  public:
-  // prefix names this plan's leaf arguments ("" or "p"); reduced[k] is the Reduce node whose
-  // result reaches the element function as argument red<k> (reduction epilogues). The fields it
+  // prefix names this plan's leaf arguments ("" or "p"); a Reduced leaf's value reaches the
+  // element function as argument red<k>, k its reduction (reduction epilogues). The fields it
   // reads are asked of `args`.
-  ElementEmitter(const KernelPlan& p, std::string prefix, SourceWriter& w, KernelArgs& args,
-                 std::vector<const Node*> reduced = {})
-      : p_(p), pre_(std::move(prefix)), w_(w), args_(args), reduced_(std::move(reduced)) {}
+  ElementEmitter(const KernelPlan& p, std::string prefix, SourceWriter& w, KernelArgs& args)
+      : p_(p), pre_(std::move(prefix)), w_(w), args_(args) {}
 
   void emit_unravel_helpers();
   // `__device__ void fn(const Args& a, <leaf values>, <outputs by reference>)`.
@@ -55,7 +54,6 @@ class ElementEmitter {
  private:
   const Leaf& leaf(int j) const { return p_.leaves[static_cast<std::size_t>(j)]; }
   const KValue& value(int i) const { return p_.values[static_cast<std::size_t>(i)]; }
-  int reduction_of(const Node* n) const;
   // "a.<prefix><name>", the field marked read.
   std::string arg(std::string_view name) const { return args_.field(pre_ + std::string(name)); }
   std::string scalar_expr(int j) const;
@@ -66,7 +64,6 @@ class ElementEmitter {
   std::string pre_;
   SourceWriter& w_;
   KernelArgs& args_;
-  std::vector<const Node*> reduced_;
 };
 
 }  // namespace loom::codegen

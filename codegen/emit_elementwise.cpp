@@ -567,7 +567,7 @@ std::string expression_text(const KernelPlan& p, int output) {
       return;
     }
     out += v.op == Op::Cast ? fmt::format("astype<{}>", name(v.dtype))
-           : v.op == Op::User ? v.node->user()->name
+           : v.op == Op::User ? v.user->name
                               : std::string(detail::op_name(v.op));
     out += "(";
     for (int k = 0; k < 3 && v.in[static_cast<std::size_t>(k)] >= 0; ++k) {
@@ -591,7 +591,7 @@ std::string kernel_name(const KernelPlan& p) {
   }
   for (const KValue& v : p.values) {
     if (v.leaf >= 0 || v.op == Op::Cast || v.op == Op::Reduce) continue;
-    std::string n = v.op == Op::User ? v.node->user()->name : detail::op_name(v.op);
+    std::string n = v.op == Op::User ? v.user->name : detail::op_name(v.op);
     if (n == "multiply") n = "mul";
     if (n == "subtract") n = "sub";
     if (n == "true_divide") n = "div";

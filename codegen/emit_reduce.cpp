@@ -38,7 +38,7 @@ std::string result_ctype(const ReduceSpec& r) {
 // The state struct (graph/reductions.def's state column): loom::red::Sum<float>, loom::red::Any,
 // or a ReductionKernel's own, defined by its preamble.
 std::string state_type(const ReduceSpec& r) {
-  if (r.kind == ReduceKind::User) return r.node->user()->name;
+  if (r.kind == ReduceKind::User) return r.user->name;
   const detail::ReduceInfo& i = reduce_info(r.kind);
   return i.typed ? fmt::format("{}<{}>", i.state, register_ctype(r.dtype)) : std::string(i.state);
 }
@@ -46,7 +46,6 @@ std::string state_type(const ReduceSpec& r) {
 ReduceEmitter::ReduceEmitter(const KernelPlan& p)
     : p_(p), r_(*p.reduce), pro_(*p.reduce->prologue), args_(candidate_params(p)) {
   idx_t_ = p.index32 ? "int" : "long long";
-  for (const ReduceSpec& s : r_.reductions) reduced_nodes_.push_back(s.node);
 }
 
 KernelSource ReduceEmitter::run() {
@@ -74,7 +73,7 @@ KernelSource ReduceEmitter::run() {
   std::vector<const std::string*> states;
   for (const ReduceSpec& s : r_.reductions) {
     if (s.kind != ReduceKind::User) continue;
-    const std::string& text = s.node->user()->preamble;
+    const std::string& text = s.user->preamble;
     if (std::any_of(states.begin(), states.end(), [&](const std::string* t) { return *t == text; })) continue;
     states.push_back(&text);
     w_.line("{}", text);
@@ -82,7 +81,7 @@ KernelSource ReduceEmitter::run() {
   w_.blank();
   const std::size_t args_at = w_.size();  // the Args struct goes here once its fields are known
   ElementEmitter pe(pro_, "p", w_, args_);
-  ElementEmitter ee(p_, "", w_, args_, reduced_nodes_);
+  ElementEmitter ee(p_, "", w_, args_);
   pe.emit_unravel_helpers();
   ee.emit_unravel_helpers();
   pe.emit_element("prologue", "The values reduced, at one element of the input.");
@@ -350,11 +349,10 @@ void ReduceEmitter::emit_epilogue(const std::string& j, bool rows) {
       case LeafKind::Scalar:
       case LeafKind::Gathered: break;  // no argument
       case LeafKind::Reduced: {
-        std::size_t i = 0;
-        while (i < r_.reductions.size() && r_.reductions[i].node != l.node) ++i;
+        const int i = l.reduction;
         if (rows) {
           args.push_back(fmt::format("res{}", i));
-        } else if (r_.reductions[i].kind == ReduceKind::Variance) {
+        } else if (r_.reductions[static_cast<std::size_t>(i)].kind == ReduceKind::Variance) {
           args.push_back(fmt::format("s{}.result({})", i, arg(fmt::format("ddof{}", i))));
         } else {
           args.push_back(fmt::format("s{}.result()", i));

@@ -200,6 +200,7 @@ StaticArgs pack_static(const KernelPlan& p, std::span<const Param> params, int s
   for (const Param& q : params) {
     const KernelPlan& lp = q.section == 1 ? *p.reduce->prologue : p;
     const auto leaf = [&]() -> const Leaf& { return lp.leaves[static_cast<std::size_t>(q.index)]; };
+    const auto node = [&](int slot) { return lp.nodes[static_cast<std::size_t>(slot)]; };
     // A word filled in on every call: a pointer, or a value the fingerprint does not fix.
     const auto patch = [&](const Node* node, std::int64_t byte_offset = 0) {
       a.patches.push_back(ArgPatch{q.kind, static_cast<int>(a.words.size()), q.index, q.sub,
@@ -212,15 +213,15 @@ StaticArgs pack_static(const KernelPlan& p, std::span<const Param> params, int s
       case ParamKind::Tickets:
       case ParamKind::ErrorRecord: patch(nullptr); break;
       case ParamKind::InPtr:
-        patch(leaf().node, leaf().idx[0].c0 * static_cast<std::int64_t>(itemsize(leaf().dtype)));
+        patch(node(leaf().slot), leaf().idx[0].c0 * static_cast<std::int64_t>(itemsize(leaf().dtype)));
         break;
       case ParamKind::ScalarValue:
       case ParamKind::GenStart:
       case ParamKind::GenStep:
       case ParamKind::GenStop:
       case ParamKind::GenLast:
-      case ParamKind::EyeK: patch(leaf().node); break;
-      case ParamKind::Ddof: patch(p.reduce->reductions[static_cast<std::size_t>(q.index)].node); break;
+      case ParamKind::EyeK: patch(node(leaf().slot)); break;
+      case ParamKind::Ddof: patch(p.nodes[static_cast<std::size_t>(p.reduce->reductions[static_cast<std::size_t>(q.index)].slot)]); break;
       case ParamKind::LeafStride:
         a.words.push_back(i64(leaf().idx[static_cast<std::size_t>(q.sub)].c[static_cast<std::size_t>(q.dim)]));
         break;

@@ -117,13 +117,14 @@ void order_rows(KernelPlan& p) {
 void share_pointers(KernelPlan& p) {
   const int nd = p.shape.size();
   const auto eligible = [&](const Leaf& l) {
-    return l.kind == LeafKind::Buffer && !l.unravel && !l.tiled && l.cache < 0 && l.node != nullptr;
+    return l.kind == LeafKind::Buffer && !l.unravel && !l.tiled && l.cache < 0 && l.slot >= 0;
   };
   // Views of one array are distinct nodes over one storage (the executable cache's fingerprint
   // tells such graphs apart); a node an earlier kernel computes has no storage yet: itself.
-  const auto storage_id = [](const Leaf& l) -> const void* {
-    const detail::Storage* s = detail::buffer_storage(*l.node);
-    return s ? static_cast<const void*>(s) : static_cast<const void*>(l.node);
+  const auto storage_id = [&p](const Leaf& l) -> const void* {
+    const Node* n = p.nodes[static_cast<std::size_t>(l.slot)];
+    const detail::Storage* s = detail::buffer_storage(*n);
+    return s ? static_cast<const void*>(s) : static_cast<const void*>(n);
   };
   const int n = static_cast<int>(p.leaves.size());
   std::vector<std::uint8_t> classed(static_cast<std::size_t>(n), 0);  // each leaf in one class, once
@@ -167,7 +168,7 @@ void share_pointers(KernelPlan& p) {
 
 // Collapse, path, index width and vector width of an elementwise plan.
 void finish(KernelPlan& p, const KernelGroup& group, const Analysis& a) {
-  for (const NodeRef& r : group.roots) p.roots.push_back(r);
+  add_roots(p, group);
   collapse(p, a.iter, a.classes);
   const Shape& shape = p.shape;
   p.numel = group.shape.numel();
@@ -240,6 +241,14 @@ void append_key(std::string& k, std::int64_t v) {
 
 }  // namespace
 
+void add_roots(KernelPlan& p, const KernelGroup& group) {
+  for (const NodeRef& r : group.roots) {
+    const auto at = std::find(p.nodes.begin(), p.nodes.end(), r.get());
+    p.roots.push_back(static_cast<int>(at - p.nodes.begin()));
+    if (at == p.nodes.end()) p.nodes.push_back(r.get());
+  }
+}
+
 Step step_of(const Affine& a, int ndim) {
   if (ndim == 0) return Step::Zero;
   const std::int64_t c = a.c[static_cast<std::size_t>(ndim - 1)];
@@ -304,7 +313,7 @@ void build_key(KernelPlan& p) {
   k += '|';
   for (const KValue& v : p.values) {
     append_key(k, static_cast<int>(v.op));
-    if (v.op == Op::User) append_key(k, static_cast<std::int64_t>(v.node->user()->hash));  // the user's code
+    if (v.op == Op::User) append_key(k, static_cast<std::int64_t>(v.user->hash));  // the user's code
     append_key(k, static_cast<int>(v.dtype));
     append_key(k, v.leaf);
     for (int i : v.in) append_key(k, i);
@@ -323,7 +332,7 @@ void build_key(KernelPlan& p) {
     append_key(k, static_cast<std::int64_t>(r.reductions.size()));
     for (const ReduceSpec& spec : r.reductions) {
       append_key(k, static_cast<int>(spec.kind));
-      if (spec.kind == detail::ReduceKind::User) append_key(k, static_cast<std::int64_t>(spec.node->user()->hash));
+      if (spec.kind == detail::ReduceKind::User) append_key(k, static_cast<std::int64_t>(spec.user->hash));
       append_key(k, static_cast<int>(spec.dtype));
       append_key(k, static_cast<int>(spec.out_dtype));
       append_key(k, spec.input);
@@ -377,10 +386,12 @@ void drop_vectors(KernelPlan& p) {
 
 bool vector_aligned(const KernelPlan& p, const AddressOf& address_of, std::span<void* const> outputs) {
   if (p.reduce && p.reduce->vec > 1) {  // the prologue's vector loads start aligned
-    for (const Leaf& l : p.reduce->prologue->leaves) {
+    const KernelPlan& pro = *p.reduce->prologue;
+    for (const Leaf& l : pro.leaves) {
       if (l.kind != LeafKind::Buffer) continue;
       const std::size_t item = itemsize(l.dtype);
-      const auto* base = static_cast<const char*>(address_of(l.node)) + l.idx[0].c0 * static_cast<std::int64_t>(item);
+      const auto* base = static_cast<const char*>(address_of(pro.nodes[static_cast<std::size_t>(l.slot)])) +
+                         l.idx[0].c0 * static_cast<std::int64_t>(item);
       if (reinterpret_cast<std::uintptr_t>(base) % (item * static_cast<std::size_t>(p.reduce->vec)) != 0) return false;
     }
   }
@@ -401,7 +412,8 @@ bool vector_aligned(const KernelPlan& p, const AddressOf& address_of, std::span<
   for (const Leaf& l : p.leaves) {
     if (l.kind != LeafKind::Buffer || l.share >= 0 || step_of(l.idx[0], nd) != Step::Unit) continue;
     const std::size_t item = itemsize(l.dtype);
-    const auto* base = static_cast<const char*>(address_of(l.node)) + l.idx[0].c0 * static_cast<std::int64_t>(item);
+    const auto* base = static_cast<const char*>(address_of(p.nodes[static_cast<std::size_t>(l.slot)])) +
+                       l.idx[0].c0 * static_cast<std::int64_t>(item);
     if (!aligned(base, item)) return false;
     for (int d = 0; d + 1 < nd; ++d) {
       if (l.idx[0].c[static_cast<std::size_t>(d)] % p.vec != 0) return false;
@@ -420,7 +432,7 @@ std::string to_string(const KernelPlan& p) {
                               p.index32 ? 32 : 64, p.vec);
   for (std::size_t i = 0; i < p.leaves.size(); ++i) {
     const Leaf& l = p.leaves[i];
-    s += fmt::format("  leaf {}: {}", i, to_string(*l.node));
+    s += fmt::format("  leaf {} (slot {}): {}", i, l.slot, to_string(*p.nodes[static_cast<std::size_t>(l.slot)]));
     for (int j = 0; j < l.num_idx; ++j) {
       const Affine& a = l.idx[static_cast<std::size_t>(j)];
       s += fmt::format(" idx{}={}", j, a.c0);

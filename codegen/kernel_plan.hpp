@@ -38,7 +38,10 @@ enum class Step : std::uint8_t { Zero, Unit, Strided };
 
 struct Leaf {
   LeafKind kind = LeafKind::Buffer;
-  const Node* node = nullptr;  // buffer/evaluated/materialized node, constant or generator
+  // The node it reads, holds or generates (a buffer, an evaluated or materialized node, a
+  // constant, a generator, a reduction's result): KernelPlan::nodes[slot].
+  int slot = -1;
+  int reduction = -1;  // Reduced: which of the kernel's reductions (ReducePart::reductions)
   DType dtype = DType::Float32;
   // Buffer: idx[0] is the element offset from the node's data. Arange/Linspace: idx[0] is the
   // position. Eye: idx[0], idx[1] are row and column.
@@ -77,7 +80,7 @@ struct KValue {
   DType dtype = DType::Float32;  // the node's dtype
   std::array<int, 3> in{-1, -1, -1};
   int leaf = -1;                 // >= 0: reads leaves[leaf]
-  const Node* node = nullptr;    // for comments in the source (null: a guard the analyzer made)
+  std::shared_ptr<const detail::UserOp> user;  // Op::User: the user's code
   // A read under a guard (a guarded buffer leaf, a gather, an index check): the value that says
   // where it is meaningful; elsewhere it is not performed and reads 0.
   int guard = -1;
@@ -98,7 +101,8 @@ struct ReduceSpec {
   DType dtype = DType::Float32;  // of its input: the accumulator's
   DType out_dtype = DType::Float32;
   int input = -1;                // the prologue value it reduces
-  const Node* node = nullptr;    // the Reduce node (its epilogue leaf)
+  int slot = -1;                 // the Reduce node: the epilogue's nodes[slot] (its Reduced leaf's)
+  std::shared_ptr<const detail::UserOp> user;  // ReduceKind::User: the state's code
 };
 
 // Each strategy is defined in one place: codegen/reduce_<name>.cpp (reduce_strategy.hpp).
@@ -137,12 +141,17 @@ struct ReducePart {
 int reduce_lanes(const ReducePart& r);
 
 struct KernelPlan {
+  // The nodes of the graph it was planned for, by slot, in the order the plan first reached them:
+  // the one place a plan names nodes (leaves and reductions hold slots). What binds the plan to a
+  // graph reads it (argument packing, addresses, explain); emission never does: the source is a
+  // function of the plan's structure alone (tests emit with this table cleared).
+  std::vector<const Node*> nodes;
   Shape shape;                 // iteration shape after collapsing (outputs are C-contiguous)
   std::int64_t numel = 0;
   std::vector<Leaf> leaves;
   std::vector<KValue> values;  // inputs before users
   std::vector<int> outputs;    // value index per root
-  std::vector<NodeRef> roots;
+  std::vector<int> roots;      // the outputs' nodes, by slot (add_roots)
   Path path = Path::Flat;
   bool index32 = true;
   int vec = 1;                 // elements per thread per step (16-byte accesses when > 1)
@@ -187,6 +196,10 @@ std::uint32_t divide_by_word(std::uint32_t x, std::uint64_t word);
 // zero-step buffer, and every guard computed from generators, scalars and unguarded reads
 // alone (the vector path computes the lanes' guards before it loads).
 bool vector_guards(const KernelPlan& plan);
+
+// Names the group's roots in the plan (KernelPlan::roots), each by its slot (given one if the
+// analysis gave it none).
+void add_roots(KernelPlan& p, const KernelGroup& group);
 
 Step step_of(const Affine& a, int ndim);
 // Whether every index of the plan (over p.shape) and `count` fit 32-bit arithmetic.

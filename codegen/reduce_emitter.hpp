@@ -74,7 +74,6 @@ class ReduceEmitter {
   const ReducePart& r_;
   const KernelPlan& pro_;
   mutable KernelArgs args_;  // asked for every field the source reads
-  std::vector<const Node*> reduced_nodes_;
   std::string name_;
   std::string idx_t_;
   int vec_ = 1;  // elements per load in the loop being emitted

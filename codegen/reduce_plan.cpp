@@ -55,7 +55,7 @@ KernelPlan plan_reduce(const KernelGroup& group, std::span<const NodeRef> bounda
       if (!red) acc *= ea.iter[d];
     }
   }
-  std::vector<const Node*> reduces;
+  std::vector<int> reduces;  // the Reduce nodes' slots, in the order the epilogue reads them
   for (const Leaf& l : p.leaves) {
     if (l.kind != LeafKind::Reduced) continue;
     bool identity = l.idx[0].c0 == 0;
@@ -63,18 +63,20 @@ KernelPlan plan_reduce(const KernelGroup& group, std::span<const NodeRef> bounda
       if ((ea.iter[d] > 1 || cs[d] == 0) && l.idx[0].c[static_cast<std::size_t>(d)] != cs[d]) identity = false;
     }
     if (!identity) {
-      p.needs_cut.push_back({l.node, "an epilogue reads this reduction at other positions than the kernel computes it: computed first"});
-    } else if (std::find(reduces.begin(), reduces.end(), l.node) == reduces.end()) {
-      reduces.push_back(l.node);
+      p.needs_cut.push_back({p.nodes[static_cast<std::size_t>(l.slot)],
+                             "an epilogue reads this reduction at other positions than the kernel computes it: computed first"});
+    } else if (std::find(reduces.begin(), reduces.end(), l.slot) == reduces.end()) {
+      reduces.push_back(l.slot);
     }
   }
   if (!p.needs_cut.empty()) return p;
 
   // --- the prologue: the reductions' inputs over their domain ---
-  const Node& first = *reduces.front();
+  const auto reduce_node = [&](int slot) { return p.nodes[static_cast<std::size_t>(slot)]; };
+  const Node& first = *reduce_node(reduces.front());
   const Shape& domain = first.in(0).shape;
   AnalyzerInput pin;
-  for (const Node* r : reduces) pin.roots.push_back(&r->in(0));
+  for (int r : reduces) pin.roots.push_back(&reduce_node(r)->in(0));
   pin.iter = domain;
   for (int d = 0; d < domain.size(); ++d) pin.classes.push_back(first.reduces(d) ? 1 : 0);
   pin.boundary = boundary;
@@ -93,7 +95,8 @@ KernelPlan plan_reduce(const KernelGroup& group, std::span<const NodeRef> bounda
       if (el.kind != LeafKind::Buffer || el.unravel) continue;
       for (std::size_t j = 0; j < pro->leaves.size(); ++j) {
         const Leaf& pl = pro->leaves[j];
-        if (pl.kind == LeafKind::Buffer && !pl.unravel && pl.node == el.node && pl.idx[0] == el.idx[0]) {
+        if (pl.kind == LeafKind::Buffer && !pl.unravel && pro->nodes[static_cast<std::size_t>(pl.slot)] == p.nodes[static_cast<std::size_t>(el.slot)] &&
+            pl.idx[0] == el.idx[0]) {
           el.cache = static_cast<int>(j);
           break;
         }
@@ -111,13 +114,20 @@ KernelPlan plan_reduce(const KernelGroup& group, std::span<const NodeRef> bounda
   pro->numel = domain.numel();
   pro->index32 = fits_in_32_bits(*pro, std::max(part->nk, part->nr));
   for (std::size_t i = 0; i < reduces.size(); ++i) {
+    const Node* r = reduce_node(reduces[i]);
     ReduceSpec spec;
-    spec.kind = reduces[i]->reduce_kind();
-    spec.dtype = reduces[i]->in(0).dtype;
-    spec.out_dtype = reduces[i]->dtype;
+    spec.kind = r->reduce_kind();
+    spec.dtype = r->in(0).dtype;
+    spec.out_dtype = r->dtype;
     spec.input = pro->outputs[i];
-    spec.node = reduces[i];
+    spec.slot = reduces[i];
+    if (spec.kind == detail::ReduceKind::User) spec.user = r->user();
     part->reductions.push_back(spec);
+  }
+  for (Leaf& l : p.leaves) {  // each Reduced leaf: which reduction gives its value
+    if (l.kind == LeafKind::Reduced) {
+      l.reduction = static_cast<int>(std::find(reduces.begin(), reduces.end(), l.slot) - reduces.begin());
+    }
   }
   build_key(*pro);
 
@@ -147,7 +157,7 @@ KernelPlan plan_reduce(const KernelGroup& group, std::span<const NodeRef> bounda
   }
 
   // --- the epilogue's own plan ---
-  for (const NodeRef& r : group.roots) p.roots.push_back(r);
+  add_roots(p, group);
   if (any_reduce) {
     part->epilogue_reduced = collapse(p, ea.iter, ea.classes);
   } else {

@@ -127,7 +127,7 @@ Executable make_executable(const Prepared& p, int device, Numbers& num) {
       k.patches = std::move(args.patches);
       const auto add_inputs = [&](const KernelPlan& plan) {
         for (const codegen::Leaf& l : plan.leaves) {
-          if (l.kind == codegen::LeafKind::Buffer || l.kind == codegen::LeafKind::Gathered) k.inputs.push_back(num.of(l.node));
+          if (l.kind == codegen::LeafKind::Buffer || l.kind == codegen::LeafKind::Gathered) k.inputs.push_back(num.of(plan.nodes[static_cast<std::size_t>(l.slot)]));
         }
       };
       add_inputs(kp);

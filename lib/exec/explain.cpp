@@ -40,26 +40,28 @@ const char* path_text(codegen::Path p) {
   return "?";
 }
 
-std::string leaf_text(const codegen::Leaf& l, int j) {
+std::string leaf_text(const codegen::KernelPlan& plan, int j) {
+  const codegen::Leaf& l = plan.leaves[static_cast<std::size_t>(j)];
+  const detail::Node* node = plan.nodes[static_cast<std::size_t>(l.slot)];
   switch (l.kind) {
     case codegen::LeafKind::Buffer:
-      if (l.node->op == detail::Op::Call && !l.node->realized()) {
+      if (node->op == detail::Op::Call && !node->realized()) {
         return fmt::format("in{}: {}{} output {} of the library call {} (a barrier)", j, name(l.dtype),
-                           to_string(l.node->shape), l.node->k(), l.node->call()->name);
+                           to_string(node->shape), node->k(), node->call()->name);
       }
-      return fmt::format("in{}: {}{} buffer{}{}", j, name(l.dtype), to_string(l.node->shape),
+      return fmt::format("in{}: {}{} buffer{}{}", j, name(l.dtype), to_string(node->shape),
                          l.unravel ? " (index split per element: reshape of a strided layout)" : "",
                          l.guard >= 0 ? ", read only where it is placed (region writes, concatenation)" : "");
     case codegen::LeafKind::Scalar:
-      return fmt::format("s{}: constant {} = {} (kernel argument)", j, name(l.dtype), l.node->value.to_string());
+      return fmt::format("s{}: constant {} = {} (kernel argument)", j, name(l.dtype), node->value.to_string());
     case codegen::LeafKind::Arange: return fmt::format("arange{}: generator, reads no memory", j);
     case codegen::LeafKind::Linspace: return fmt::format("linspace{}: generator, reads no memory", j);
     case codegen::LeafKind::Eye: return fmt::format("eye{}: generator, reads no memory", j);
     case codegen::LeafKind::Reduced:
-      return fmt::format("{}({}): computed by this kernel's reduction", detail::reduce_name(l.node->reduce_kind()), j);
+      return fmt::format("{}({}): computed by this kernel's reduction", detail::reduce_name(node->reduce_kind()), j);
     case codegen::LeafKind::Gathered:
       return fmt::format("in{}: {}{} buffer read at computed positions (gather){}", j, name(l.dtype),
-                         to_string(l.node->shape), l.unravel ? ", through its strides" : "");
+                         to_string(node->shape), l.unravel ? ", through its strides" : "");
   }
   return "?";
 }
@@ -110,13 +112,13 @@ std::string explain_string(const std::vector<Array>& arrays) {
     const std::string state = gpu ? exec::to_string(exec::probe(rt::current_device(), kp)) : "not compiled (no GPU)";
     s += fmt::format("kernel {}: {}  [{}]\n", g, codegen::kernel_name(kp), state);
     for (std::size_t o = 0; o < kp.outputs.size(); ++o) {
-      const detail::Node& r = *kp.roots[o];
+      const detail::Node& r = *kp.nodes[static_cast<std::size_t>(kp.roots[o])];
       s += fmt::format("  writes out{}: {}{} = {}\n", o, name(r.dtype), to_string(r.shape),
                        codegen::expression_text(kp, static_cast<int>(o)));
       if (const std::string note = exec::write_note(r); !note.empty()) s += "    (" + note + ")\n";
     }
     for (std::size_t j = 0; j < kp.leaves.size(); ++j) {
-      s += "  reads  " + leaf_text(kp.leaves[j], static_cast<int>(j)) + "\n";
+      s += "  reads  " + leaf_text(kp, static_cast<int>(j)) + "\n";
     }
     if (kp.reduce) {
       const codegen::ReducePart& r = *kp.reduce;
@@ -125,7 +127,7 @@ std::string explain_string(const std::vector<Array>& arrays) {
                          codegen::expression_text(*r.prologue, static_cast<int>(i)));
       }
       for (std::size_t j = 0; j < r.prologue->leaves.size(); ++j) {
-        s += "  reads  " + leaf_text(r.prologue->leaves[j], static_cast<int>(j)) + " (prologue)\n";
+        s += "  reads  " + leaf_text(*r.prologue, static_cast<int>(j)) + " (prologue)\n";
       }
       s += fmt::format("  loop: {} reduction, {} outputs of {} elements each, input shape {} after collapsing, {}-bit index\n",
                        codegen::strategy_def(r.strategy).explain(r),

@@ -57,7 +57,7 @@ TEST_CASE("a gather is one kernel with its index computation", "[codegen][gather
   for (const auto& l : t[0].leaves) {
     if (l.kind == loom::codegen::LeafKind::Gathered) {
       CHECK_FALSE(l.unravel);
-      CHECK(l.node->shape == loom::Shape{2800});
+      CHECK(t[0].nodes[static_cast<std::size_t>(l.slot)]->shape == loom::Shape{2800});
     }
   }
   // Inside a reduction's prologue: sum(x[i]) is one kernel.

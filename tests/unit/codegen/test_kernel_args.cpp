@@ -95,3 +95,53 @@ TEST_CASE("the arguments builder: fields asked for, held reads, unknown names", 
   CHECK_THROWS_WITH(args.field("in7"),
                     "internal: a kernel reads the argument in7, which its plan does not have");
 }
+
+TEST_CASE("a plan names nodes by slot, and its source never reads them", "[codegen][args]") {
+  // Every kind of leaf and value: the source emitted with the plan's node table cleared is
+  // byte-identical (emission reads slots, reductions and user ops, never the graph), and every
+  // leaf's and reduction's slot names a node of the table.
+  const Array x = loom::empty({64, 48}, DType::Float32);
+  const Array y = loom::empty({48}, DType::Float32);
+  const Array idx = loom::zeros({100}, DType::Int64);
+  const loom::ElementwiseKernel cube("T x", "T y", "y = x * x * x", "cube_slots");
+  const loom::ReductionKernel sumsq("T x", "T y", "x * x", "a + b", "y = a", "0", "sumsq_slots");
+  const std::vector<std::vector<Array>> cases = {
+      {x * 2.0f + y, x - y},
+      {x.T() + 1.0f},
+      {loom::arange(100) * 3 + loom::linspace(0.0, 1.0, 100), loom::eye(8, 8, 1) * 5.0},
+      {x.reshape({-1})[idx] * 2.0f},
+      {loom::concatenate({x, x * 2.0f}, 0)},
+      {loom::exp(x - loom::max(x, 1, true)) / loom::sum(loom::exp(x - loom::max(x, 1, true)), 1, true)},
+      {loom::var(x, 0) + loom::mean(x, 0)},
+      {cube(x) + 1.0f, Array(sumsq({x}, 1)) * 2.0f},
+  };
+  int kernels = 0;
+  for (const auto& arrays : cases) {
+    for (auto kp : loom::test::plans(arrays)) {
+      const auto check_slots = [](const loom::codegen::KernelPlan& p) {
+        for (const auto& l : p.leaves) {
+          REQUIRE(l.slot >= 0);
+          REQUIRE(static_cast<std::size_t>(l.slot) < p.nodes.size());
+          CHECK(p.nodes[static_cast<std::size_t>(l.slot)] != nullptr);
+        }
+      };
+      check_slots(kp);
+      if (kp.reduce) {
+        check_slots(*kp.reduce->prologue);
+        for (const auto& r : kp.reduce->reductions) CHECK(kp.nodes[static_cast<std::size_t>(r.slot)]->op == loom::detail::Op::Reduce);
+      }
+      const std::string text = loom::codegen::emit_kernel(kp).text;
+      std::fill(kp.nodes.begin(), kp.nodes.end(), nullptr);
+      if (kp.reduce) {
+        auto pro = std::make_shared<loom::codegen::KernelPlan>(*kp.reduce->prologue);
+        std::fill(pro->nodes.begin(), pro->nodes.end(), nullptr);
+        auto part = std::make_shared<loom::codegen::ReducePart>(*kp.reduce);
+        part->prologue = pro;
+        kp.reduce = part;
+      }
+      CHECK(loom::codegen::emit_kernel(kp).text == text);
+      ++kernels;
+    }
+  }
+  CHECK(kernels >= 9);
+}

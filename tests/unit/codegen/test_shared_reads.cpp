@@ -76,7 +76,7 @@ TEST_CASE("the heat step's centre, left, right and base reads share one pointer"
   const auto address = [&](const loom::detail::Node* n) -> const void* {
     return loom::detail::buffer_storage(*n)->data();
   };
-  void* out = const_cast<void*>(address(kp[0].leaves[static_cast<std::size_t>(lead)].node));
+  void* out = const_cast<void*>(address(kp[0].nodes[static_cast<std::size_t>(kp[0].leaves[static_cast<std::size_t>(lead)].slot)]));
   CHECK(loom::codegen::vector_aligned(kp[0], address, std::span<void* const>(&out, 1)));
   const std::string src = source(kp[0]);
   CHECK_THAT(src, Catch::Matchers::Contains(fmt::format("= b{} + (-1);", lead)));
