@@ -224,7 +224,7 @@ TEST_CASE("user kernels compile once for every scalar value", "[gpu][kernels]") 
   CHECK(built() == before);
 }
 
-TEST_CASE("a user kernel that is a node compiles once, with the kernel it joins; a body NVRTC rejects fails there",
+TEST_CASE("a user kernel that is a node compiles once, with the kernel it joins, and a body NVRTC rejects fails there",
           "[gpu][kernels]") {
   const Array x = loom::arange(1000, DType::Float32).eval();
   const loom::ElementwiseKernel cube("T x", "T y", "y = x * x * x", "cube_once");
