@@ -26,6 +26,11 @@ namespace loom {
 // axis none: every input flattened first.
 [[nodiscard]] Array concatenate(const std::vector<Array>& arrays, std::optional<std::int64_t> axis = 0);
 [[nodiscard]] Array stack(const std::vector<Array>& arrays, std::int64_t axis = 0);  // along a new axis
+// The Array API's spellings: concat (concatenate), permute_dims (transpose), matrix_transpose
+// (the last two axes swapped; ValueError below 2-d).
+[[nodiscard]] Array concat(const std::vector<Array>& arrays, std::optional<std::int64_t> axis = 0);
+[[nodiscard]] Array permute_dims(const Array& a, const Shape& axes);
+[[nodiscard]] Array matrix_transpose(const Array& a);
 [[nodiscard]] Array hstack(const std::vector<Array>& arrays);  // axis 1 (axis 0 for 1-d inputs)
 [[nodiscard]] Array vstack(const std::vector<Array>& arrays);  // 1-d inputs become rows
 [[nodiscard]] Array row_stack(const std::vector<Array>& arrays);  // vstack's old name

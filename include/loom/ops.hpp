@@ -2,6 +2,8 @@
 // Elementwise operations: NumPy's ufuncs and the C++ operators. All lazy and fusible; dtypes
 // follow NumPy's rules per op; shapes broadcast; errors are thrown here, at the user's line.
 
+#include <optional>
+
 #include <loom/array.hpp>
 
 namespace loom {
@@ -96,6 +98,59 @@ namespace loom {
 [[nodiscard]] Array conj(const Array& a);
 [[nodiscard]] Array conjugate(const Array& a);
 [[nodiscard]] Array astype(const Array& a, DType dtype);
+
+// --- more of NumPy's math, composed of the ops above (lazy: they fuse like them) ---
+// Float-only ufuncs take NumPy's float loop for integer and bool input (int8 -> float16, int16
+// -> float32, int64 -> float64) and raise DTypeError for complex, as np.sin's table does.
+[[nodiscard]] Array radians(const Array& a);   // a * pi / 180
+[[nodiscard]] Array deg2rad(const Array& a);
+[[nodiscard]] Array degrees(const Array& a);   // a * 180 / pi
+[[nodiscard]] Array rad2deg(const Array& a);
+[[nodiscard]] Array fabs(const Array& a);
+[[nodiscard]] Array sinc(const Array& a);      // sin(pi a) / (pi a), 1 at 0; ints give float64
+[[nodiscard]] Array fix(const Array& a);       // round toward zero (ints and bool unchanged)
+[[nodiscard]] Array signbit(const Array& a);   // bool: the sign bit (-0.0 and -nan included)
+[[nodiscard]] Array heaviside(const Array& x, const Array& h0);  // 0, h0 at 0, 1; nan for nan
+[[nodiscard]] Array logaddexp(const Array& a, const Array& b);   // log(exp(a) + exp(b))
+[[nodiscard]] Array logaddexp2(const Array& a, const Array& b);  // log2(2^a + 2^b)
+[[nodiscard]] Array float_power(const Array& a, const Array& b);  // in float64 (complex128)
+[[nodiscard]] Array angle(const Array& z, bool deg = false);     // arctan2(imag, real)
+// NaN -> nan, +inf -> posinf (default: the dtype's largest), -inf -> neginf (its lowest); the
+// real and imaginary parts of complex arrays each; integers and bool unchanged.
+[[nodiscard]] Array nan_to_num(const Array& a, double nan = 0.0, std::optional<double> posinf = std::nullopt,
+                               std::optional<double> neginf = std::nullopt);
+// The real part when every imaginary part is below tol machine epsilons, else a (evaluates a:
+// the result's dtype depends on its values).
+[[nodiscard]] Array real_if_close(const Array& a, double tol = 100);
+[[nodiscard]] Array isreal(const Array& a);     // imag(a) == 0
+[[nodiscard]] Array iscomplex(const Array& a);  // imag(a) != 0 (false for real dtypes)
+[[nodiscard]] Array isposinf(const Array& a);   // DTypeError for complex (ambiguous)
+[[nodiscard]] Array isneginf(const Array& a);
+
+// --- logic: closeness and equality ---
+// |a - b| <= atol + rtol * |b|, or a == b (infinities), or both NaN with equal_nan; b in a
+// float dtype (np.isclose's rule). allclose, array_equal and array_equiv evaluate (one fused
+// reduction) and give the answer: array_equal is false for different shapes, array_equiv for
+// shapes that do not broadcast.
+[[nodiscard]] Array isclose(const Array& a, const Array& b, double rtol = 1e-05, double atol = 1e-08,
+                            bool equal_nan = false);
+[[nodiscard]] bool allclose(const Array& a, const Array& b, double rtol = 1e-05, double atol = 1e-08,
+                            bool equal_nan = false);
+[[nodiscard]] bool array_equal(const Array& a, const Array& b, bool equal_nan = false);
+[[nodiscard]] bool array_equiv(const Array& a, const Array& b);
+
+// --- the Array API's spellings of the ops above ---
+[[nodiscard]] Array asin(const Array& a);
+[[nodiscard]] Array acos(const Array& a);
+[[nodiscard]] Array atan(const Array& a);
+[[nodiscard]] Array asinh(const Array& a);
+[[nodiscard]] Array acosh(const Array& a);
+[[nodiscard]] Array atanh(const Array& a);
+[[nodiscard]] Array atan2(const Array& y, const Array& x);
+[[nodiscard]] Array pow(const Array& a, const Array& b);
+[[nodiscard]] Array bitwise_invert(const Array& a);
+[[nodiscard]] Array bitwise_left_shift(const Array& a, const Array& b);
+[[nodiscard]] Array bitwise_right_shift(const Array& a, const Array& b);
 
 // --- operators ---
 [[nodiscard]] Array operator+(const Array& a, const Array& b);

@@ -86,6 +86,22 @@ template <int = 0>
 [[nodiscard]] Array softmax(const Array& a, const Axes& axis = {});
 [[nodiscard]] Array log_softmax(const Array& a, const Axes& axis = {});
 
+// --- differences, cross products, integrals (views and ops: each fuses into one kernel) ---
+// n-th discrete difference along axis (bool: not_equal); prepend/append are joined first (a 0-d
+// one broadcast along the axis).
+[[nodiscard]] Array diff(const Array& a, int n = 1, int axis = -1, const std::optional<Array>& prepend = std::nullopt,
+                         const std::optional<Array>& append = std::nullopt);
+// The differences of the flattened array in its dtype, with to_begin before and to_end after
+// (each cast to a's dtype; DTypeError unless that cast is same_kind).
+[[nodiscard]] Array ediff1d(const Array& a, const std::optional<Array>& to_end = std::nullopt,
+                            const std::optional<Array>& to_begin = std::nullopt);
+// The cross product of 3-vectors along axisa / axisb, written along axisc (ValueError for other
+// lengths: NumPy 2 removed 2-vectors).
+[[nodiscard]] Array cross(const Array& a, const Array& b, int axisa = -1, int axisb = -1, int axisc = -1);
+// The trapezoid rule along axis: spacing dx, or the sample points x (1-d along axis, or a's shape).
+[[nodiscard]] Array trapezoid(const Array& y, const std::optional<Array>& x = std::nullopt, double dx = 1.0,
+                              int axis = -1);
+
 // --- the same with NumPy's keyword arguments by name (axes.hpp): loom::sum(x, {.axis = 1}),
 // loom::var(x, {.axis = 0, .ddof = 1}), loom::std(x, {.ddof = 1}). Each reads the fields NumPy's
 // function has. (The Axes forms above that have one of these beside them are templates of no

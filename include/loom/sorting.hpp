@@ -39,6 +39,12 @@ namespace loom {
                            std::optional<DType> dtype = std::nullopt);
 [[nodiscard]] Array cumprod(const Array& a, std::optional<int> axis = std::nullopt,
                             std::optional<DType> dtype = std::nullopt);
+// NumPy 2's cumulative_sum / cumulative_prod: as cumsum and cumprod, but a 0-d input is one
+// element, axis is required past 1-d, and include_initial puts the identity (0, 1) first.
+[[nodiscard]] Array cumulative_sum(const Array& a, std::optional<int> axis = std::nullopt,
+                                   std::optional<DType> dtype = std::nullopt, bool include_initial = false);
+[[nodiscard]] Array cumulative_prod(const Array& a, std::optional<int> axis = std::nullopt,
+                                    std::optional<DType> dtype = std::nullopt, bool include_initial = false);
 
 // np.unique of the flattened array (eager): the sorted unique values, and when asked, the index
 // of each value's first occurrence (int64), the inverse (int64, a's shape: values[inverse] == a)

@@ -3,7 +3,9 @@
 // call's input), CUB scans the rows, and the result is viewed back (and cast to a narrower
 // integer dtype when one was asked for).
 
+#include <loom/creation.hpp>
 #include <loom/errors.hpp>
+#include <loom/manipulation.hpp>
 #include <loom/sorting.hpp>
 
 #include <fmt/format.h>
@@ -78,6 +80,36 @@ Array cumsum(const Array& a, std::optional<int> axis, std::optional<DType> dtype
 }
 Array cumprod(const Array& a, std::optional<int> axis, std::optional<DType> dtype) {
   return scan_call("cumprod", algo::ScanOp::Prod, a, axis, dtype);
+}
+
+namespace {
+
+// NumPy 2's _cumulative_func: a 0-d input is one element; axis is required past 1-d; with
+// include_initial the identity comes first along the axis.
+Array cumulative(const char* op, algo::ScanOp kind, double identity, const Array& a, std::optional<int> axis,
+                 std::optional<DType> dtype, bool include_initial) {
+  const Array x = a.ndim() == 0 ? a.reshape({1}) : a;
+  if (!axis) {
+    if (x.ndim() >= 2) {
+      throw ValueError("For arrays which have more than one dimension ``axis`` argument is required.");
+    }
+    axis = 0;
+  }
+  const Array r = scan_call(op, kind, x, axis, dtype);
+  if (!include_initial) return r;
+  const int ax = detail::normalize_axis(*axis, r.ndim());
+  Shape first = r.shape();
+  first[ax] = 1;
+  return concatenate({full(first, identity, r.dtype()), r}, ax);
+}
+
+}  // namespace
+
+Array cumulative_sum(const Array& a, std::optional<int> axis, std::optional<DType> dtype, bool include_initial) {
+  return cumulative("cumulative_sum", algo::ScanOp::Sum, 0.0, a, axis, dtype, include_initial);
+}
+Array cumulative_prod(const Array& a, std::optional<int> axis, std::optional<DType> dtype, bool include_initial) {
+  return cumulative("cumulative_prod", algo::ScanOp::Prod, 1.0, a, axis, dtype, include_initial);
 }
 
 }  // namespace loom

@@ -213,6 +213,8 @@ template <class F> std::string error_of(F&& f) {
     return std::string("ValueError|") + e.what();
   } catch (const DTypeError& e) {
     return std::string("TypeError|") + e.what();
+  } catch (const ShapeError& e) {  // NumPy's ValueError
+    return std::string("ValueError|") + e.what();
   }
   return "no error";
 }
