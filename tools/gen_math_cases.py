@@ -270,6 +270,26 @@ def main():
     call("trapezoid", A((3, 4)), V([0.0, 1.0, 3.0, 3.5], "float64"), 1.0, 1)
     call("trapezoid", A((3, 4)), A((3, 4), "float64", 1), 1.0, 0)
     call("trapezoid", V([True, False, True], "bool"), None, 1.0, -1)
+    # --- windows and polynomials ---
+    for M in (0, 1, 2, 5, 12):
+        for fn in ("bartlett", "blackman", "hamming", "hanning"):
+            call(fn, M)
+    call("polyval", V([3.0, 0.0, 1.0], "float64"), V([5.0, -1.0, 0.5], "float64"))
+    call("polyval", V([1, 2, 3], "int64"), V([2, -1], "int8"))
+    call("polyval", V([1.5, -2.0], "float32"), 2)
+    call("polyval", V([1, 2, 3], "int64"), 2.5)
+    call("polyval", V([2.0, 1.0], "float64"), A((2, 3), "float32"))
+    call("polyval", V([], "float64"), V([1.0, 2.0], "float32"))
+    call("polyder", V([1, 2, 3, 4], "int64"), 1)
+    call("polyder", V([1.0, 2.0, 3.0, 4.0], "float32"), 2)
+    call("polyder", V([1, 2, 3, 4], "int64"), 5)
+    call("polyder", V([1, 2, 3, 4], "int64"), 0)
+    call("polyder", V([1, 2], "int64"), -1)
+    call("polyint", V([1, 2, 3], "int64"), 1, 0.0)
+    call("polyint", V([3.0, 2.0], "float32"), 2, 0.0)
+    call("polyint", V([1, 2, 3], "int64"), 0, 0.0)
+    call("polyint", V([6.0, 2.0], "float64"), 1, 4.0)
+    call("polyint", V([1, 2], "int64"), -1, 0.0)
     for fn in ("cumulative_sum", "cumulative_prod"):
         call(fn, V([1, 2, 3, 4], "int8"), None, None, 0)
         call(fn, V([1, 2, 3, 4], "int8"), None, None, 1)

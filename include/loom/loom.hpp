@@ -19,5 +19,6 @@
 #include <loom/random.hpp>
 #include <loom/reductions.hpp>
 #include <loom/shape.hpp>
+#include <loom/signal.hpp>
 #include <loom/sorting.hpp>
 #include <loom/sparse.hpp>

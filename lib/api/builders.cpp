@@ -243,7 +243,10 @@ Array binary(Op op, const Array& a, const Array& b) {
     if (auto r = compare_out_of_range(op, x, y)) return *r;
   }
   const Operand c = common_type({x->dtype, x->weak}, {y->dtype, y->weak});
-  const DType in[] = {x->dtype, y->dtype};
+  // A float-only ufunc's loop is the first both operands cast to safely, and a C++ number (NEP
+  // 50) takes the other operand's dtype there: arctan2(int8 array, 2) is float16, as NumPy's.
+  const bool float_loop = op_info(op).rule == TypeRule::RealFloatFunc;
+  const DType in[] = {float_loop && x->weak ? c.dtype : x->dtype, float_loop && y->weak ? c.dtype : y->dtype};
   const OpTypes t = resolve_op_types(op, c.dtype, in);
   const Shape shape = broadcast_shapes(x->shape, y->shape);
   return Array(make_elementwise(op, t.out, shape, operand_node(cast_to(x, t.compute), shape),

@@ -44,16 +44,14 @@ DType float_loop(const Array& a, const char* ufunc) {
   return detail::float_type_for(t);
 }
 
-// The same for two operands: their common dtype when it is a float; else the first float loop
-// both cast to safely, where a C++ number (weak) takes the other operand's dtype (NEP 50).
+// The same for two operands: the rule of the table's float-only binary ops (copysign's), with
+// this ufunc's name in the error.
 DType float_loop(const Array& a, const Array& b, const char* ufunc) {
   const detail::NodeRef x = detail::leaf_of(a, ufunc), y = detail::leaf_of(b, ufunc);
   const detail::Operand c = detail::common_type({x->dtype, x->weak}, {y->dtype, y->weak});
   const DType in[] = {x->dtype, y->dtype};
   if (is_complex(c.dtype)) not_supported(ufunc, in);
-  if (is_inexact(c.dtype)) return c.dtype;
-  if (x->weak || y->weak) return detail::float_type_for(c.dtype);
-  return promote_types(detail::float_type_for(x->dtype), detail::float_type_for(y->dtype));
+  return detail::binary(Op::Copysign, Array(x), Array(y)).dtype();
 }
 
 // v as a 0-d array of dtype t (not a weak C++ number: it does not take another operand's dtype).

@@ -79,6 +79,13 @@ inline std::vector<Array> run_math(const ManipCase& c) {
     return one(cross(x(0), x(1), static_cast<int>(g[2].i), static_cast<int>(g[3].i), static_cast<int>(g[4].i)));
   }
   if (f == "trapezoid") return one(trapezoid(x(0), optional_array(g[1]), number(g[2]), static_cast<int>(g[3].i)));
+  if (f == "bartlett") return one(bartlett(g[0].i));
+  if (f == "blackman") return one(blackman(g[0].i));
+  if (f == "hamming") return one(hamming(g[0].i));
+  if (f == "hanning") return one(hanning(g[0].i));
+  if (f == "polyval") return one(polyval(x(0), x(1)));
+  if (f == "polyder") return one(polyder(x(0), static_cast<int>(g[1].i)));
+  if (f == "polyint") return one(polyint(x(0), static_cast<int>(g[1].i), number(g[2])));
   const auto axis = [&](const ManipArg& a) { return a.kind == 'n' ? std::optional<int>() : static_cast<int>(a.i); };
   const auto dtype = [&](const ManipArg& a) { return a.kind == 'n' ? std::optional<DType>() : dtype_named(a.word); };
   if (f == "cumulative_sum") return one(cumulative_sum(x(0), axis(g[1]), dtype(g[2]), g[3].i != 0));
