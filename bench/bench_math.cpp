@@ -72,6 +72,18 @@ int main(int argc, char** argv) {
   }, 3 * 12.0 * static_cast<double>(nv));
   timed("trapezoid(x, axis=1), 8192^2 f32", [&] { (void)loom::trapezoid(a[k % 2].reshape({m, m})).eval(); ++k; },
         f4 + 4.0 * m);
+  // histogram of 2^26 f32 into 256 equal bins over a given range (no read-back of min/max), and
+  // with the range read from the data (one min/max reduction and a synchronization first).
+  const Array u[2] = {(loom::sin(loom::arange(n).astype(loom::float32) * 0.001f)).eval(),
+                      (loom::cos(loom::arange(n).astype(loom::float32) * 0.001f)).eval()};
+  loom::HistogramOptions ranged;
+  ranged.range = std::pair{-1.0, 1.0};
+  timed("histogram(x, 256, range=(-1, 1)), 2^26 f32", [&] { (void)loom::histogram(u[k % 2], 256, ranged).first.eval(); ++k; },
+        f4 + 256 * 8.0);
+  timed("histogram(x, 256), 2^26 f32 (range from the data)", [&] { (void)loom::histogram(u[k % 2], 256).first.eval(); ++k; },
+        f4 + 256 * 8.0);
+  const Array edges = loom::linspace(-1.0, 1.0, 101).astype(loom::float32).eval();
+  timed("digitize(x, 101 edges), 2^26 f32", [&] { (void)loom::digitize(u[k % 2], edges).eval(); ++k; }, f4 + 2 * f4);
   if (argc > 1) {
     std::ofstream out(argv[1]);
     out << "{\"ceiling_gbs\": " << ceiling << ", \"rows\": [\n";

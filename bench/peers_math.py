@@ -34,6 +34,24 @@ def cases(lib, xp, sync, allclose, isclose, equal, logaddexp, nan_to_num, sinc, 
     row(lib + " cross(u, v), 2^26/3 3-vectors f32",
         median_ms(turn(lambda x, y: cross(x[:3 * nv].reshape(nv, 3), y[:3 * nv].reshape(nv, 3))), sync))
     row(lib + " trapezoid(x, axis=1), 8192^2 f32", median_ms(turn(lambda x, y: trapezoid(x.reshape(m, m))), sync))
+    u = [xp.sin(ar * 0.001), xp.cos(ar * 0.001)]
+
+    def turn_u(f):
+        def g():
+            i = k[0] % 2
+            k[0] += 1
+            return f(u[i])
+        return g
+    if lib == "cupy":
+        row(lib + " histogram(x, 256, range=(-1, 1)), 2^26 f32", median_ms(turn_u(lambda x: xp.histogram(x, 256, range=(-1, 1))), sync))
+        row(lib + " histogram(x, 256), 2^26 f32 (range from the data)", median_ms(turn_u(lambda x: xp.histogram(x, 256)), sync))
+        e = xp.linspace(-1, 1, 101).astype(xp.float32)
+        row(lib + " digitize(x, 101 edges), 2^26 f32", median_ms(turn_u(lambda x: xp.digitize(x, e)), sync))
+    else:
+        row(lib + " histc(x, 256, -1, 1), 2^26 f32", median_ms(turn_u(lambda x: xp.histc(x, 256, -1, 1)), sync))
+        row(lib + " histogram(x, 256), 2^26 f32 (histc, range from the data)", median_ms(turn_u(lambda x: xp.histc(x, 256)), sync))
+        e = xp.linspace(-1, 1, 101, device="cuda", dtype=xp.float32)
+        row(lib + " bucketize(x, 101 edges, right=True), 2^26 f32", median_ms(turn_u(lambda x: xp.bucketize(x, e, right=True)), sync))
 
 
 try:

@@ -97,6 +97,10 @@ CALLS = {
     "ediff1d": lambda a, to_end, to_begin: np.ediff1d(a, to_end=to_end, to_begin=to_begin),
     "cross": lambda a, b, axa, axb, axc: np.cross(a, b, axisa=axa, axisb=axb, axisc=axc),
     "trapezoid": lambda y, x, dx, axis: np.trapezoid(y, x, dx=dx, axis=axis),
+    "histogram": lambda a, bins, lo, hi, w, density: np.histogram(
+        a, bins, range=None if lo is None else (lo, hi), weights=w, density=bool(density)),
+    "histogram_bin_edges": lambda a, bins, lo, hi: np.histogram_bin_edges(a, bins, range=None if lo is None else (lo, hi)),
+    "digitize": lambda x, bins, right: np.digitize(x, bins, right=bool(right)),
     "cumulative_sum": lambda a, axis, dt, inc: np.cumulative_sum(a, axis=axis, dtype=dt, include_initial=bool(inc)),
     "cumulative_prod": lambda a, axis, dt, inc: np.cumulative_prod(a, axis=axis, dtype=dt, include_initial=bool(inc)),
 }
@@ -110,8 +114,12 @@ def call(fn, *args):
         r = f(*vals)
         if isinstance(r, (bool, np.bool_)) and fn in ("allclose", "array_equal", "array_equiv"):
             r = np.array(bool(r))
-        r = np.asarray(r)
-        line += "%s %s %s" % (r.dtype.name, fmt_shape(r.shape), fmt_vals(r))
+        if isinstance(r, tuple):
+            line += "list %d ; " % len(r) + " ; ".join(
+                "%s %s %s" % (np.asarray(x).dtype.name, fmt_shape(np.asarray(x).shape), fmt_vals(x)) for x in r)
+        else:
+            r = np.asarray(r)
+            line += "%s %s %s" % (r.dtype.name, fmt_shape(r.shape), fmt_vals(r))
     except Exception as e:  # noqa: BLE001
         name = type(e).__name__
         if name == "AxisError":
@@ -290,6 +298,47 @@ def main():
     call("polyint", V([1, 2, 3], "int64"), 0, 0.0)
     call("polyint", V([6.0, 2.0], "float64"), 1, 4.0)
     call("polyint", V([1, 2], "int64"), -1, 0.0)
+    # --- histograms and bins ---
+    h = V([0.5, 1.0, 1.25, 2.0, 2.5, 3.0, 3.75, 4.0, 0.0, 4.0], "float64")
+    h32 = V([0.5, 1.0, 1.25, 2.0, 2.5, 3.0, 3.75, 4.0, 0.0, 4.0], "float32")
+    grid = V(list(np.linspace(0.0, 1.0, 101)), "float64")
+    call("histogram", h, 4, None, None, None, 0)
+    call("histogram", h, 3, 1.0, 3.0, None, 0)
+    call("histogram", h32, 5, None, None, None, 0)
+    call("histogram", h32, 7, 0.25, 3.5, None, 0)
+    call("histogram", A((3, 4)), 5, None, None, None, 0)
+    call("histogram", A((3, 4)), 4, 0.0, 12.0, A((3, 4), "float32", 1), 0)
+    call("histogram", h, 4, None, None, V([1.0] * 5 + [2.0] * 5, "float64"), 0)
+    call("histogram", h, 4, None, None, None, 1)
+    call("histogram", A((3, 4), "int8"), 6, None, None, None, 1)
+    call("histogram", grid, 10, None, None, None, 0)
+    call("histogram", grid, 7, None, None, None, 0)
+    call("histogram", V([(k * 37) % 1000 for k in range(1000)], "int64"), 7, None, None, None, 0)
+    call("histogram", V([(k * 0.37) % 10 for k in range(500)], "float32"), 13, None, None, None, 0)
+    call("histogram", h, V([0.0, 1.0, 2.5, 4.0], "float64"), None, None, None, 0)
+    call("histogram", h, V([0.0, 1.0, 1.0, 4.0], "float64"), None, None, None, 0)
+    call("histogram", h, V([1, 2, 3], "int64"), None, None, V([0.5] * 10, "float32"), 0)
+    call("histogram", h, V([0.0, 1.0, 2.5, 4.0], "float64"), None, None, None, 1)
+    call("histogram", V([1.0, NAN, 2.0], "float64"), 3, 0.0, 3.0, None, 0)
+    call("histogram", V([2.0, 2.0], "float64"), 4, None, None, None, 0)
+    call("histogram", V([], "float64"), 3, None, None, None, 0)
+    call("histogram", h, V([3.0, 1.0], "float64"), None, None, None, 0)
+    call("histogram", h, 0, None, None, None, 0)
+    call("histogram", V([1.0, NAN], "float64"), 3, None, None, None, 0)
+    call("histogram", h, 4, 3.0, 1.0, None, 0)
+    call("histogram", h, 4, 0.0, INF, None, 0)
+    call("histogram", h, 4, None, None, V([1.0, 2.0], "float64"), 0)
+    call("histogram_bin_edges", h, 4, None, None)
+    call("histogram_bin_edges", h32, 3, 1.0, 3.0)
+    call("histogram_bin_edges", A((3, 4)), 5, None, None)
+    x = V([0.2, 6.4, 3.0, 1.6, -1.0, 10.0, 2.5], "float64")
+    for right in (0, 1):
+        call("digitize", x, V([0.0, 1.0, 2.5, 4.0, 10.0], "float64"), right)
+        call("digitize", x, V([10.0, 4.0, 2.5, 1.0, 0.0], "float64"), right)
+        call("digitize", V([0, 3, 7, -2], "int64"), V([0, 3, 3, 8], "int8"), right)
+    call("digitize", x, V([1.0, 3.0, 2.0], "float64"), 0)
+    call("digitize", x, V([2.0], "float64"), 0)
+    call("digitize", C128, V([0.0, 1.0], "float64"), 0)
     for fn in ("cumulative_sum", "cumulative_prod"):
         call(fn, V([1, 2, 3, 4], "int8"), None, None, 0)
         call(fn, V([1, 2, 3, 4], "int8"), None, None, 1)

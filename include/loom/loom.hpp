@@ -22,3 +22,4 @@
 #include <loom/signal.hpp>
 #include <loom/sorting.hpp>
 #include <loom/sparse.hpp>
+#include <loom/statistics.hpp>

@@ -242,6 +242,14 @@ NodeRef make_cast(NodeRef input, DType dtype) {
 
 NodeRef make_gather(NodeRef source, NodeRef index) {
   LOOM_CHECK(index->dtype == DType::Int64, "a gather's index is int64");
+  // A gather reads its source's memory; a generator (arange, linspace, eye, a constant) has none
+  // until computed: a copy of it is, and the kernel that computes it runs first (the edges of
+  // histogram's equal bins, read at each element's bin).
+  if (is_leaf(source->op) && source->op != Op::Buffer && source->op != Op::Call && !source->realized()) {
+    const Shape shape = source->shape;
+    const DType dtype = source->dtype;
+    source = make_elementwise(Op::Copy, dtype, shape, std::move(source));
+  }
   auto n = new_node(Op::Gather, source->dtype, index->shape);
   n->inputs[0] = std::move(source);
   n->inputs[1] = std::move(index);

@@ -377,4 +377,18 @@ Array bincount(const Array& x, const std::optional<Array>& weights, std::int64_t
   return weights ? agg + 0.0 : agg;
 }
 
+namespace detail {
+
+Array bincount_in_range(const Array& pos, const std::optional<Array>& weights, std::int64_t n) {
+  std::optional<Array> w;
+  if (weights) w = weights->reshape({-1}).astype(DType::Float64);
+  const Array p = pos.reshape({-1}).astype(DType::Int64);
+  if (p.size() == 0) return zeros({n}, weights ? DType::Float64 : DType::Int64);
+  const Array agg =
+      scatter_reduce_call("histogram", p, w, weights ? DType::Float64 : DType::Int64, ScatterOp::Sum, n, Accumulate::Deterministic).agg;
+  return weights ? agg + 0.0 : agg;
+}
+
+}  // namespace detail
+
 }  // namespace loom

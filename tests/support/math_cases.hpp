@@ -86,6 +86,18 @@ inline std::vector<Array> run_math(const ManipCase& c) {
   if (f == "polyval") return one(polyval(x(0), x(1)));
   if (f == "polyder") return one(polyder(x(0), static_cast<int>(g[1].i)));
   if (f == "polyint") return one(polyint(x(0), static_cast<int>(g[1].i), number(g[2])));
+  if (f == "histogram" || f == "histogram_bin_edges") {
+    std::optional<std::pair<double, double>> range;
+    if (g[2].kind != 'n') range = std::pair{number(g[2]), number(g[3])};
+    if (f == "histogram_bin_edges") return one(histogram_bin_edges(x(0), g[1].i, range));
+    HistogramOptions o;
+    o.range = range;
+    o.weights = optional_array(g[4]);
+    o.density = g[5].i != 0;
+    const auto [n, edges] = g[1].kind == 'i' ? histogram(x(0), g[1].i, o) : histogram(x(0), x(1), o);
+    return {n, edges};
+  }
+  if (f == "digitize") return one(digitize(x(0), x(1), g[2].i != 0));
   const auto axis = [&](const ManipArg& a) { return a.kind == 'n' ? std::optional<int>() : static_cast<int>(a.i); };
   const auto dtype = [&](const ManipArg& a) { return a.kind == 'n' ? std::optional<DType>() : dtype_named(a.word); };
   if (f == "cumulative_sum") return one(cumulative_sum(x(0), axis(g[1]), dtype(g[2]), g[3].i != 0));

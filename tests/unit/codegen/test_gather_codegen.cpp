@@ -3,6 +3,7 @@
 // fuses with what computes it; a computed source is materialized first. Every kernel compiles
 // with NVRTC (sm_90) with no warning, and equal keys give the same source.
 
+#include <algorithm>
 #include <map>
 
 #include <catch2/catch.hpp>
@@ -11,6 +12,7 @@
 
 #include "codegen/emit_elementwise.hpp"
 #include "exec/realize.hpp"
+#include "support/kernel_plans.hpp"
 #include "support/nvrtc_batch.hpp"
 #include "support/test_support.hpp"
 
@@ -100,4 +102,18 @@ TEST_CASE("gather kernels compile for every dtype and layout, keys decide the so
   CHECK(batch.size() > 60);
   REQUIRE_NOTHROW(batch.compile_all());
   CHECK(batch.warnings() == "");
+}
+
+TEST_CASE("a gather from a generator computes the generator into a buffer first", "[codegen][gather]") {
+  // take(linspace(...), idx) (histogram's edges at each element's bin): the linspace has no
+  // memory to gather from, so it is a kernel of its own and the gather reads its buffer.
+  const Array idx = loom::zeros({1000}, DType::Int64);
+  const auto kp = loom::test::plans(loom::take(loom::linspace(-1.0, 1.0, 257), idx) * 2.0);
+  REQUIRE(kp.size() == 2);
+  REQUIRE(kp[0].leaves.size() == 1);
+  CHECK(kp[0].leaves[0].kind == loom::codegen::LeafKind::Linspace);
+  const auto gathered = std::count_if(kp[1].leaves.begin(), kp[1].leaves.end(), [](const loom::codegen::Leaf& l) {
+    return l.kind == loom::codegen::LeafKind::Gathered;
+  });
+  CHECK(gathered == 1);
 }

@@ -1,0 +1,157 @@
+// histogram, histogram_bin_edges and digitize (include/loom/statistics.hpp), as NumPy computes
+// them (numpy/lib/_histograms_impl.py, numpy/lib/_function_base_impl.py): equal bins take the
+// scaled offset of each element, truncated, then corrected by one against the edges it lies
+// between; given edges take a binary search. The bin ids are one fused kernel, the counts a
+// deterministic bincount of known size (detail::bincount_in_range, scatter.cpp).
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include <loom/creation.hpp>
+#include <loom/errors.hpp>
+#include <loom/eval.hpp>
+#include <loom/indexing.hpp>
+#include <loom/manipulation.hpp>
+#include <loom/ops.hpp>
+#include <loom/reductions.hpp>
+#include <loom/sorting.hpp>
+#include <loom/statistics.hpp>
+
+#include "api/builders.hpp"
+
+namespace loom {
+
+namespace detail {
+// np.bincount of positions known to lie in [0, n): no value is read back (lib/index/scatter.cpp).
+Array bincount_in_range(const Array& pos, const std::optional<Array>& weights, std::int64_t n);
+}  // namespace detail
+
+namespace {
+
+// NumPy prints the edges of a range as Python does its floats.
+std::string py_float(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  std::string s = fmt::format("{}", v);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+
+struct Edges {
+  double first = 0, last = 1;
+  DType type = DType::Float64;  // the edges' dtype (np.result_type(first, last, a), made float)
+};
+
+// _get_outer_edges and the bin dtype: a given range (Python numbers), or the data's min and max
+// (read back: one synchronization), widened by 0.5 each way when they are equal.
+Edges outer_edges(const Array& a, const std::optional<std::pair<double, double>>& range) {
+  Edges e;
+  e.type = is_inexact(a.dtype()) ? a.dtype() : DType::Float64;
+  if (is_complex(a.dtype())) throw DTypeError("histogram: complex data has no order");
+  if (range) {
+    e.first = range->first;
+    e.last = range->second;
+    if (e.first > e.last) throw ValueError("max must be larger than min in range parameter.");
+    if (!std::isfinite(e.first) || !std::isfinite(e.last)) {
+      throw ValueError(fmt::format("supplied range of [{}, {}] is not finite", py_float(e.first), py_float(e.last)));
+    }
+  } else if (a.size() > 0) {
+    const Array lo = min(a).astype(DType::Float64), hi = max(a).astype(DType::Float64);
+    eval({lo, hi});
+    e.first = lo.item<double>();
+    e.last = hi.item<double>();
+    if (!std::isfinite(e.first) || !std::isfinite(e.last)) {
+      throw ValueError(fmt::format("autodetected range of [{}, {}] is not finite", py_float(e.first), py_float(e.last)));
+    }
+  }
+  if (e.first == e.last) {
+    e.first -= 0.5;
+    e.last += 0.5;
+  }
+  return e;
+}
+
+void check_weights(const Array& a, const HistogramOptions& o) {
+  if (o.weights && o.weights->shape() != a.shape()) throw ValueError("weights should have the same shape as a.");
+}
+
+// Counts from bin positions 1..nbins (0: the element is outside every bin), in NumPy's dtype:
+// int64, the weights' dtype, or the density.
+std::pair<Array, Array> finish(const Array& pos, std::int64_t nbins, const Array& edges, const HistogramOptions& o) {
+  const std::optional<Array> w = o.weights ? std::optional<Array>(o.weights->reshape({-1})) : std::nullopt;
+  const Array all = detail::bincount_in_range(pos, w, nbins + 1);
+  Array n = all[Slice(1, std::nullopt, std::nullopt)];
+  if (o.weights) n = n.astype(o.weights->dtype());
+  if (o.density) {
+    const Array db = diff(edges).astype(DType::Float64);
+    n = n / db / sum(n);
+  }
+  return {n, edges};
+}
+
+}  // namespace
+
+Array histogram_bin_edges(const Array& a, std::int64_t bins, std::optional<std::pair<double, double>> range) {
+  if (bins < 1) throw ValueError("`bins` must be positive, when an integer");
+  const Edges e = outer_edges(a.reshape({-1}), range);
+  return linspace(e.first, e.last, bins + 1, true, e.type);
+}
+
+std::pair<Array, Array> histogram(const Array& a_in, std::int64_t bins, const HistogramOptions& o) {
+  check_weights(a_in, o);
+  if (bins < 1) throw ValueError("`bins` must be positive, when an integer");
+  const Array a = a_in.reshape({-1});
+  const Edges e = outer_edges(a, o.range);
+  const Array edges = linspace(e.first, e.last, bins + 1, true, e.type);
+  // keep = (a >= first) & (a <= last); then, in the edges' dtype, the scaled offset
+  // (a - first) / (last - first) * bins truncated, the last edge's elements moved into the last
+  // bin, and one down or up where a lies below its bin's left edge or on the next one.
+  const Array first = Array(e.first), last = Array(e.last);
+  const Array keep = logical_and(greater_equal(a, first), less_equal(a, last));
+  const Array x = a.astype(e.type);
+  const Array f = (x - first) / Array(e.last - e.first) * Array(static_cast<double>(bins));
+  Array idx = where(keep, f, Array(0.0)).astype(DType::Int64);
+  idx = where(equal(idx, Array(bins)), idx - 1, idx);
+  idx = where(less(x, take(edges, idx)), idx - 1, idx);
+  const Array next = take(edges, idx + 1, std::nullopt, TakeMode::Clip);
+  idx = where(logical_and(greater_equal(x, next), not_equal(idx, Array(bins - 1))), idx + 1, idx);
+  return finish(where(keep, idx + 1, Array(0)), bins, edges, o);
+}
+
+std::pair<Array, Array> histogram(const Array& a_in, const Array& bins, const HistogramOptions& o) {
+  check_weights(a_in, o);
+  if (bins.ndim() != 1) throw ValueError("`bins` must be 1d, when an array");
+  const std::int64_t ne = bins.shape()[0];
+  if (ne >= 2) {
+    const Array lo = bins[Slice(std::nullopt, -1, std::nullopt)], hi = bins[Slice(1, std::nullopt, std::nullopt)];
+    if (any(greater(lo, hi)).item<bool>()) throw ValueError("`bins` must increase monotonically, when an array");
+  }
+  const Array a = a_in.reshape({-1});
+  if (ne < 2) return finish(zeros({0}, DType::Int64), 0, bins, o);
+  // The bin of each element: the last edge at or below it (the last bin closed on the right).
+  const Array top = bins[Slice(-1, std::nullopt, std::nullopt)].reshape({}), bottom = bins[0];
+  const Array keep = logical_and(greater_equal(a, bottom), less_equal(a, top));
+  Array idx = searchsorted(bins, a, "right") - 1;
+  idx = minimum(idx, Array(ne - 2));
+  return finish(where(keep, idx + 1, Array(0)), ne - 1, bins, o);
+}
+
+Array digitize(const Array& x, const Array& bins, bool right) {
+  if (is_complex(x.dtype())) throw DTypeError("x may not be complex");
+  if (bins.ndim() != 1) throw ValueError("object too deep for desired array");
+  const std::int64_t n = bins.shape()[0];
+  bool increasing = true;
+  if (n >= 2) {
+    const Array lo = bins[Slice(std::nullopt, -1, std::nullopt)], hi = bins[Slice(1, std::nullopt, std::nullopt)];
+    const Array inc = all(less_equal(lo, hi)), dec = all(greater_equal(lo, hi));
+    eval({inc, dec});
+    if (!inc.item<bool>() && !dec.item<bool>()) throw ValueError("bins must be monotonically increasing or decreasing");
+    increasing = inc.item<bool>();
+  }
+  const char* side = right ? "left" : "right";
+  if (increasing) return searchsorted(bins, x, side);
+  return Array(n) - searchsorted(bins.flip(0), x, side);
+}
+
+}  // namespace loom
