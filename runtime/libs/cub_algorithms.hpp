@@ -99,6 +99,11 @@ enum class ScanOp { Sum, Prod };
 void inclusive_scan(DType dtype, ScanOp op, const void* in, void* out, std::int64_t rows,
                     std::int64_t length, cudaStream_t stream, const Workspace& ws);
 
+// counts[b] = the number of ids[i] == b for b < nbins (int64), ids outside [0, nbins) not
+// counted: np.histogram's counts from its bin ids (cub::DeviceHistogram::HistogramEven).
+void count_bins(const std::int32_t* ids, std::int64_t m, std::int32_t nbins, std::int64_t* counts, cudaStream_t stream,
+                const Workspace& ws);
+
 // np.add.at's accumulation: agg[b] = the reduction by `op` of values[i] over the i < m with
 // pos[i] == b (in increasing i), or op's identity where there is none (0, -0.0, 1, the largest or
 // the smallest value); hit[b] (when not null): some pos[i] == b. `dtype` is one of
