@@ -1,8 +1,9 @@
 #pragma once
 // NumPy's histograms and binning: histogram, histogram_bin_edges, digitize. The bin of every
 // element is one fused kernel (NumPy's arithmetic: the scaled offset, then the corrections
-// against the edges) feeding a deterministic bincount of known size; only an automatic range
-// (min and max of the data) and the checks NumPy makes on given edges read values back.
+// against the edges) whose int32 ids CUB's histogram counts (weighted: a deterministic bincount
+// of known size); only an automatic range (min and max of the data) and the checks NumPy makes
+// on given edges read values back.
 
 #include <cstdint>
 #include <optional>

@@ -53,7 +53,8 @@ std::string source(const KernelPlan& kp) {
 
 TEST_CASE("the heat step's centre, left, right and base reads share one pointer", "[codegen][place]") {
   const Array u = loom::empty({64, 256}, DType::Float32);
-  const auto kp = plans(loom::test::heat_step(u));
+  const Array step = loom::test::heat_step(u);  // held: the plan's node table points into its graph
+  const auto kp = plans(step);
   REQUIRE(kp.size() == 1);
   // Six reads of u: the centre leads; left (-1), right (+1) and the base outside the boxes (0)
   // share its pointer; the rows above and below (a row apart) keep their own.
