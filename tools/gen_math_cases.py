@@ -124,6 +124,8 @@ def call(fn, *args):
         name = type(e).__name__
         if name == "AxisError":
             name = "IndexError"
+        if name == "RuntimeError":  # (np.cov's weight shapes: loom's ShapeError)
+            name = "ValueError"
         line += "error %s|%s" % (name, str(e).replace("\n", "\\n"))
     print(line)
 

@@ -24,6 +24,15 @@ namespace loom {
 [[nodiscard]] Array sort(const Array& a, std::optional<int> axis = -1);
 // int64 indices that sort `a` along `axis` (stable).
 [[nodiscard]] Array argsort(const Array& a, std::optional<int> axis = -1);
+// np.partition / np.argpartition: each kth element (counted from the end when negative) in its
+// sorted place, the ones before it no greater, the ones after no smaller. ValueError
+// "kth(=5) out of bounds (5)". Computed as a stable sort, which is a partition for every kth (CUB
+// of CUDA 13.0 has no select-k); the arrangement of the other elements is NumPy's only where
+// NumPy's happens to be sorted.
+[[nodiscard]] Array partition(const Array& a, std::int64_t kth, std::optional<int> axis = -1);
+[[nodiscard]] Array partition(const Array& a, const std::vector<std::int64_t>& kth, std::optional<int> axis = -1);
+[[nodiscard]] Array argpartition(const Array& a, std::int64_t kth, std::optional<int> axis = -1);
+[[nodiscard]] Array argpartition(const Array& a, const std::vector<std::int64_t>& kth, std::optional<int> axis = -1);
 // np.lexsort: int64 indices sorting by several 1-D keys of one length; the LAST key is the
 // primary one, earlier keys break its ties.
 [[nodiscard]] Array lexsort(const std::vector<Array>& keys);

@@ -228,3 +228,37 @@ Array searchsorted(const Array& a, const Array& v, std::string_view side) {
 }
 
 }  // namespace loom
+
+namespace loom {
+
+namespace {
+
+// np.partition's checks: kth counted from the end when negative, each within the axis.
+void check_kth(const Array& a, const std::vector<std::int64_t>& kth, std::optional<int> axis) {
+  const std::int64_t n = axis ? a.shape()[detail::normalize_axis(*axis, a.ndim())] : a.size();
+  for (std::int64_t k : kth) {
+    const std::int64_t at = k < 0 ? k + n : k;
+    if (at < 0 || at >= n) throw ValueError(fmt::format("kth(={}) out of bounds ({})", at, n));
+  }
+}
+
+}  // namespace
+
+// A stable sort is a partition for every kth: CUB (of CUDA 13.0) has no select-k or top-k, and its
+// segmented radix sort is what a select would cost at these sizes.
+Array partition(const Array& a, const std::vector<std::int64_t>& kth, std::optional<int> axis) {
+  check_kth(a, kth, axis);
+  return sort(a, axis);
+}
+Array partition(const Array& a, std::int64_t kth, std::optional<int> axis) {
+  return partition(a, std::vector<std::int64_t>{kth}, axis);
+}
+Array argpartition(const Array& a, const std::vector<std::int64_t>& kth, std::optional<int> axis) {
+  check_kth(a, kth, axis);
+  return argsort(a, axis);
+}
+Array argpartition(const Array& a, std::int64_t kth, std::optional<int> axis) {
+  return argpartition(a, std::vector<std::int64_t>{kth}, axis);
+}
+
+}  // namespace loom

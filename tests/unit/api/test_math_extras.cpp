@@ -9,20 +9,13 @@
 
 #include <loom/loom.hpp>
 
-#include "exec/realize.hpp"
+#include "support/kernel_count.hpp"
 #include "support/math_cases.hpp"
 
 using loom::Array;
 using loom::DType;
 
-namespace {
-
-std::size_t kernels_of(const Array& a) {
-  const std::vector<loom::detail::NodeRef> nodes{a.node()};
-  return loom::exec::prepare(nodes).kernels.size();
-}
-
-}  // namespace
+using loom::test::kernels_of;
 
 TEST_CASE("math, logic and differences give NumPy's values, dtypes and errors", "[math]") {
   const auto [values, errors] = loom::test::check_numpy_table(
