@@ -43,7 +43,34 @@ def part_arg(a, kth, axis):
     return kth_values(np.take_along_axis(src, idx, axis=-1 if axis is None else axis), kth, axis)
 
 
+def rng_of(r):
+    return None if r is None else [tuple(p) for p in r.value().tolist()]
+
+
+def bins_of(b):
+    return b.value() if isinstance(b, V) else [x.value() for x in b] if isinstance(b, list) else b
+
+
+def hdd(sample, bins, r, w, density):
+    h, edges = np.histogramdd(sample, bins_of(bins), range=rng_of(r), weights=w, density=bool(density))
+    return (h,) + tuple(edges)
+
+
 gm.CALLS.update({
+    "gradient": lambda f, sp, axis, eo: np.gradient(f, *[x for x in sp], axis=ax(axis), edge_order=eo),
+    "interp": lambda x, xp, fp, left, right, period: np.interp(x, xp, fp, left=left, right=right, period=period),
+    "convolve": lambda a, v, mode: np.convolve(a, v, mode=mode),
+    "correlate": lambda a, v, mode: np.correlate(a, v, mode=mode),
+    "unwrap": lambda p, discont, axis, period: np.unwrap(p, discont=discont, axis=axis, period=period),
+    "vander": lambda x, n, inc: np.vander(x, n, increasing=bool(inc)),
+    "polyfit": lambda x, y, deg, w: np.polyfit(x, y, deg, w=w),
+    "kaiser": np.kaiser,
+    "i0": np.i0,
+    "histogram_rule": lambda a, rule, lo, hi: np.histogram(a, rule, range=None if lo is None else (lo, hi)),
+    "bin_edges_rule": lambda a, rule, lo, hi: np.histogram_bin_edges(a, rule, range=None if lo is None else (lo, hi)),
+    "histogramdd": hdd,
+    "histogram2d": lambda x, y, bins, r, w, density: np.histogram2d(x, y, bins_of(bins), range=rng_of(r), weights=w,
+                                                                  density=bool(density)),
     "quantile": lambda a, q, axis, kd, m: np.quantile(a, q_of(q), axis=ax(axis), keepdims=bool(kd), method=m),
     "percentile": lambda a, q, axis, kd, m: np.percentile(a, q_of(q), axis=ax(axis), keepdims=bool(kd), method=m),
     "nanquantile": lambda a, q, axis, kd, m: np.nanquantile(a, q_of(q), axis=ax(axis), keepdims=bool(kd), method=m),
@@ -184,6 +211,119 @@ def main():
     call("corrcoef", y2, None, 1)
     call("corrcoef", A((3, 4), "int8"), None, 1)
     call("corrcoef", V([1 + 1j, 2 - 1j, 0.5j, 3.0, 1.0, 2j], "complex128", (2, 3)), None, 1)
+    # --- histogram bin rules, histogramdd, histogram2d ---
+    g = np.random.default_rng(7)
+    data = V(list(np.round(g.normal(size=200) * 3, 3)), "float64")
+    data32 = V(list(np.round(g.gamma(2.0, size=150), 3)), "float32")
+    ints = V(list(g.integers(-20, 20, size=120)), "int64")
+    for rule in ("auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt"):
+        call("histogram_rule", data, Word(rule), None, None)
+        call("histogram_rule", data32, Word(rule), None, None)
+        call("histogram_rule", ints, Word(rule), None, None)
+        call("bin_edges_rule", data, Word(rule), -2.0, 5.0)
+    call("histogram_rule", V([3.0, 3.0, 3.0], "float64"), Word("fd"), None, None)
+    call("histogram_rule", V([], "float64"), Word("auto"), None, None)
+    call("histogram_rule", data, Word("bogus"), None, None)
+    pts = V(list(np.round(g.uniform(-1, 3, size=60), 3)), "float64", (30, 2))
+    pts3 = V(list(np.round(g.uniform(0, 1, size=90), 3)), "float32", (30, 3))
+    call("histogramdd", pts, 4, None, None, 0)
+    call("histogramdd", pts, (3, 5), V([-1.0, 3.0, 0.0, 2.0], "float64", (2, 2)), None, 0)
+    call("histogramdd", pts3, 3, None, V(list(np.arange(30) % 4), "float64"), 1)
+    call("histogramdd", pts, [V([-1.0, 0.0, 2.5, 3.0], "float64"), V([-1.0, 1.0, 3.0], "float64")], None, None, 0)
+    call("histogramdd", V([0.5, 1.5, 1.0, 2.0, 2.0], "float64"), 2, None, None, 0)
+    call("histogramdd", pts, (3, 4, 5), None, None, 0)
+    call("histogramdd", pts, 0, None, None, 0)
+    call("histogramdd", pts, [V([1.0, 0.0], "float64"), V([0.0, 1.0], "float64")], None, None, 0)
+    x1 = V(list(np.round(g.normal(size=40), 3)), "float64")
+    y1 = V(list(np.round(g.normal(size=40), 3)), "float64")
+    call("histogram2d", x1, y1, 5, None, None, 0)
+    call("histogram2d", x1, y1, (3, 4), V([-2.0, 2.0, -1.0, 1.0], "float64", (2, 2)), None, 1)
+    call("histogram2d", x1, y1, [V([-3.0, 0.0, 3.0], "float64"), V([-1.0, 0.0, 0.5, 1.0], "float64")], None,
+         V(list(np.linspace(0, 1, 40)), "float64"), 0)
+    # --- gradient, interp, convolve, correlate, unwrap, vander, polyfit, kaiser, i0 ---
+    fg = V([1.0, 2.0, 4.0, 7.0, 11.0, 16.0], "float64")
+    fg2 = V([1.0, 2.0, 6.0, 3.0, 4.0, 5.0, 8.0, 1.0, 0.5, 2.5, 7.0, 9.0], "float64", (3, 4))
+    for eo in (1, 2):
+        call("gradient", fg, [], None, eo)
+        call("gradient", fg, [2.0], None, eo)
+        call("gradient", fg, [V([0.0, 1.0, 1.5, 3.5, 4.0, 6.0], "float64")], None, eo)
+        call("gradient", fg, [V([0, 2, 4, 6, 8, 10], "int64")], None, eo)
+        call("gradient", fg2, [], None, eo)
+        call("gradient", fg2, [0.5, V([0.0, 1.0, 3.0, 4.0], "float64")], None, eo)
+        call("gradient", fg2, [], 1, eo)
+        call("gradient", V([1, 4, 9, 16, 25], "int32"), [], None, eo)
+        call("gradient", V([1.0, 4.0, 9.0, 16.0], "float32"), [0.5], None, eo)
+    call("gradient", V([1.0, 2.0], "float64"), [], None, 2)
+    call("gradient", fg, [], None, 3)
+    call("gradient", fg, [1.0, 2.0], None, 1)
+    call("gradient", fg, [V([1.0, 2.0], "float64")], None, 1)
+    call("gradient", fg2, [], 2, 1)
+    call("gradient", V([True, False, True], "bool"), [], None, 1)
+    xp = V([0.0, 1.0, 2.5, 4.0, 4.0, 6.0], "float64")
+    fp = V([1.0, 3.0, 2.0, 5.0, 7.0, 0.0], "float64")
+    xq = V([-1.0, 0.0, 0.5, 2.5, 3.0, 4.0, 5.0, 6.0, 7.0, NAN], "float64")
+    call("interp", xq, xp, fp, None, None, None)
+    call("interp", xq, xp, fp, -10.0, 10.0, None)
+    call("interp", V([1, 2, 3], "int32"), V([0, 2, 4], "int64"), V([0.0, 1.0, 0.0], "float32"), None, None, None)
+    call("interp", V([-3.0, 0.5, 5.5, 361.0], "float64"), V([0.0, 90.0, 180.0, 270.0], "float64"),
+         V([0.0, 1.0, 0.0, -1.0], "float64"), None, None, 360.0)
+    call("interp", V([0.5, 1.5], "float64"), V([0.0, 1.0, 2.0], "float64"), V([1 + 1j, 2 - 1j, 0j], "complex128"), None,
+         None, None)
+    call("interp", V([0.5, 2.0, -1.0], "float64"), V([1.0], "float64"), V([3.0], "float64"), None, None, None)
+    call("interp", V([0.5, 1.5], "float64", (2, 1)), V([0.0, 1.0, 2.0], "float64"), V([0.0, 10.0, 0.0], "float64"),
+         None, None, None)
+    call("interp", V([0.5], "float64"), V([0.0, 1.0], "float64"), V([0.0, 1.0, 2.0], "float64"), None, None, None)
+    call("interp", V([0.5], "float64"), V([], "float64"), V([], "float64"), None, None, None)
+    call("interp", V([0.5], "float64"), V([0.0, 1.0], "float64"), V([0.0, 1.0], "float64"), None, None, 0.0)
+    call("interp", V([0.5, 1.0], "float64"), V([0.0, 1.0, INF], "float64"), V([0.0, 1.0, 2.0], "float64"), None, None,
+         None)
+    ca = V([1.0, 2.0, 3.0, 4.0, 5.0], "float64")
+    cv = V([0.5, 1.0, -1.0], "float64")
+    for mode in ("full", "same", "valid"):
+        call("convolve", ca, cv, Word(mode))
+        call("convolve", cv, ca, Word(mode))
+        call("correlate", ca, cv, Word(mode))
+        call("correlate", cv, ca, Word(mode))
+        call("convolve", V([1, 2, 3, 4], "int8"), V([1, -1], "int8"), Word(mode))
+        call("correlate", V([1 + 1j, 2, 3j, 4], "complex128"), V([1j, 2 - 1j], "complex128"), Word(mode))
+        call("correlate", V([2j, 1], "complex128"), V([1 + 1j, 2, 3j, 4], "complex128"), Word(mode))
+        call("convolve", V([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], "float32"), V([1.0, 2.0, 3.0, 4.0], "float32"), Word(mode))
+        call("correlate", V([True, False, True, False], "bool"), V([True, True], "bool"), Word(mode))
+    call("convolve", ca, V([], "float64"), Word("full"))
+    call("correlate", V([], "float64"), cv, Word("valid"))
+    call("convolve", ca, cv, Word("bogus"))
+    call("convolve", A((2, 2), "float64"), cv, Word("full"))
+    ph = V([0.0, 1.0, 3.5, 6.5, 1.0, -3.0, 3.2, 0.1], "float64")
+    call("unwrap", ph, None, -1, 2 * np.pi)
+    call("unwrap", ph, 1.0, -1, 2 * np.pi)
+    call("unwrap", ph, None, -1, 4.0)
+    call("unwrap", V([0.0, 1.0, 3.5, 6.5, 1.0, -3.0], "float32", (2, 3)), None, 0, 2 * np.pi)
+    call("unwrap", V([0, 3, 7, 12, 1], "int64"), None, -1, 6.0)
+    call("unwrap", V([0.0, np.pi, 0.0, -np.pi], "float64"), None, -1, 2 * np.pi)
+    for x in (V([1.0, 2.0, 3.0, 5.0], "float64"), V([1, 2, 3], "int8"), V([2.0, -1.5], "float32"),
+              V([True, False], "bool"), V([1 + 1j, 2], "complex64")):
+        call("vander", x, None, 0)
+        call("vander", x, 4, 1)
+    call("vander", V([1.0, 2.0], "float64"), 0, 0)
+    call("vander", A((2, 2), "float64"), None, 0)
+    call("vander", V([1.0, 2.0], "float64"), -1, 0)
+    px = V([0.0, 1.0, 2.0, 3.0, 4.0, 5.0], "float64")
+    py = V([1.0, 1.8, 3.2, 3.9, 5.1, 6.0], "float64")
+    call("polyfit", px, py, 1, None)
+    call("polyfit", px, py, 3, None)
+    call("polyfit", px, V([1.0, 1.8, 3.2, 3.9, 5.1, 6.0, 2.0, 0.0, 1.0, 3.0, 2.0, 2.0], "float64", (6, 2)), 2, None)
+    call("polyfit", px, py, 2, V([1.0, 2.0, 1.0, 0.5, 1.0, 3.0], "float64"))
+    call("polyfit", V([0, 1, 2, 3], "int64"), V([1, 3, 7, 13], "int64"), 2, None)
+    call("polyfit", px, py, -1, None)
+    call("polyfit", px, V([1.0, 2.0], "float64"), 1, None)
+    call("polyfit", V([], "float64"), V([], "float64"), 1, None)
+    for M in (0, 1, 2, 7):
+        for beta in (0.0, 5.0, 14.0):
+            call("kaiser", M, beta)
+    call("i0", V([0.0, 1.0, -2.5, 7.9, 8.0, 8.1, 30.0, 700.0, NAN, INF], "float64"))
+    call("i0", V([0.5, 9.0, -12.0], "float32"))
+    call("i0", V([1, 2, 10], "int64"))
+    call("i0", V([1j], "complex128"))
     # --- partition (the kth elements) ---
     p = V([5.0, 1.0, 4.0, NAN, 2.0, 9.0, -1.0, 3.0], "float64")
     for k in (0, 3, -1, [1, 5]):

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -102,6 +103,40 @@ struct HistogramOptions {
 [[nodiscard]] std::pair<Array, Array> histogram(const Array& a, const Array& bins, const HistogramOptions& o = {});
 [[nodiscard]] Array histogram_bin_edges(const Array& a, std::int64_t bins = 10,
                                         std::optional<std::pair<double, double>> range = std::nullopt);
+
+// bins by NumPy's rule for the data: "auto", "fd", "doane", "scott", "stone", "rice", "sturges" or
+// "sqrt" (the width from the data's extent, deviation or quartiles: read back, one synchronization
+// per rule, "stone" one for every candidate count at once). DTypeError with weights.
+[[nodiscard]] std::pair<Array, Array> histogram(const Array& a, std::string_view bins, const HistogramOptions& o = {});
+[[nodiscard]] Array histogram_bin_edges(const Array& a, std::string_view bins,
+                                        std::optional<std::pair<double, double>> range = std::nullopt);
+
+// np.histogramdd / np.histogram2d: sample (N, D) (a 1-d sample is D = 1); bins per dimension a
+// count (equal bins over the range or the data's extent) or the edges. Each dimension's bin is a
+// binary search fused into one linear index, counted by a deterministic bincount of known size;
+// the histogram is float64, outliers left out.
+struct HistogramddOptions {
+  std::vector<std::optional<std::pair<double, double>>> range;  // none, or one per dimension
+  std::optional<Array> weights;                                 // (N,)
+  bool density = false;
+};
+struct HistogramddResult {
+  Array hist;
+  std::vector<Array> edges;
+};
+[[nodiscard]] HistogramddResult histogramdd(const Array& sample, std::int64_t bins = 10, const HistogramddOptions& o = {});
+[[nodiscard]] HistogramddResult histogramdd(const Array& sample, const std::vector<std::int64_t>& bins,
+                                            const HistogramddOptions& o = {});
+[[nodiscard]] HistogramddResult histogramdd(const Array& sample, const std::vector<Array>& bins,
+                                            const HistogramddOptions& o = {});
+// (hist, xedges, yedges): bins a count for both, {nx, ny}, or the edges {xedges, yedges}.
+[[nodiscard]] std::tuple<Array, Array, Array> histogram2d(const Array& x, const Array& y, std::int64_t bins = 10,
+                                                          const HistogramddOptions& o = {});
+[[nodiscard]] std::tuple<Array, Array, Array> histogram2d(const Array& x, const Array& y,
+                                                          const std::vector<std::int64_t>& bins,
+                                                          const HistogramddOptions& o = {});
+[[nodiscard]] std::tuple<Array, Array, Array> histogram2d(const Array& x, const Array& y, const std::vector<Array>& bins,
+                                                          const HistogramddOptions& o = {});
 
 // The index of the bin each element of x falls in (int64): bins monotonically increasing or
 // decreasing; right: bins closed on the right instead of the left.

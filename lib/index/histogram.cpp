@@ -5,6 +5,7 @@
 // deterministic bincount of known size (detail::bincount_in_range, scatter.cpp).
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -23,15 +24,11 @@
 #include "api/builders.hpp"
 #include "calls/call_helpers.hpp"
 #include "graph/node.hpp"
+#include "index/histogram_edges.hpp"
 #include "reference/evaluator.hpp"
 #include "runtime/libs/cub_algorithms.hpp"
 
 namespace loom {
-
-namespace detail {
-// np.bincount of positions known to lie in [0, n): no value is read back (lib/index/scatter.cpp).
-Array bincount_in_range(const Array& pos, const std::optional<Array>& weights, std::int64_t n);
-}  // namespace detail
 
 namespace {
 
@@ -44,13 +41,10 @@ std::string py_float(double v) {
   return s;
 }
 
-struct Edges {
-  double first = 0, last = 1;
-  DType type = DType::Float64;  // the edges' dtype (np.result_type(first, last, a), made float)
-};
+}  // namespace
 
-// _get_outer_edges and the bin dtype: a given range (Python numbers), or the data's min and max
-// (read back: one synchronization), widened by 0.5 each way when they are equal.
+namespace detail {
+
 Edges outer_edges(const Array& a, const std::optional<std::pair<double, double>>& range) {
   Edges e;
   e.type = is_inexact(a.dtype()) ? a.dtype() : DType::Float64;
@@ -77,6 +71,13 @@ Edges outer_edges(const Array& a, const std::optional<std::pair<double, double>>
   }
   return e;
 }
+
+}  // namespace detail
+
+namespace {
+
+using detail::Edges;
+using detail::outer_edges;
 
 void check_weights(const Array& a, const HistogramOptions& o) {
   if (o.weights && o.weights->shape() != a.shape()) throw ValueError("weights should have the same shape as a.");
@@ -189,6 +190,91 @@ Array digitize(const Array& x, const Array& bins, bool right) {
   const char* side = right ? "left" : "right";
   if (increasing) return searchsorted(bins, x, side);
   return Array(n) - searchsorted(bins.flip(0), x, side);
+}
+
+namespace {
+
+// NumPy's bin-width rules (numpy/lib/_histograms_impl.py, _hist_bin_*): each from the data's
+// extent (in its own dtype, as NumPy's ptp), size, deviation or quartiles, read back once.
+double bin_width(const Array& x, std::string_view rule, const Edges& e) {
+  const double n = static_cast<double>(x.size());
+  const DType t = is_inexact(x.dtype()) ? x.dtype() : DType::Float64;
+  const Array ptp_a = max(x).astype(t) - min(x).astype(t);
+  const double ptp = ptp_a.item<double>();
+  const auto sqrt_w = [&] { return ptp / std::sqrt(n); };
+  const auto sturges = [&] { return ptp / (std::log2(n) + 1.0); };
+  const auto fd = [&] {
+    // The interquartile range as np.percentile(x, [75, 25]) gives it: NumPy's linear method on
+    // the sorted values, in float64.
+    const Array sorted = sort(x).astype(DType::Float64);
+    const auto quartile = [&](double q) {
+      const double v = (n - 1) * q, lo = std::floor(v), g = v - lo;
+      const auto i = static_cast<std::int64_t>(lo);
+      const double a = sorted[i].item<double>(), b = sorted[std::min<std::int64_t>(i + 1, x.size() - 1)].item<double>();
+      return g >= 0.5 ? b - (b - a) * (1 - g) : a + (b - a) * g;
+    };
+    return 2.0 * (quartile(0.75) - quartile(0.25)) * std::pow(n, -1.0 / 3.0);
+  };
+  if (rule == "sqrt") return sqrt_w();
+  if (rule == "sturges") return sturges();
+  if (rule == "rice") return ptp / (2.0 * std::pow(n, 1.0 / 3));
+  if (rule == "scott") return std::pow(24.0 * std::sqrt(M_PI) / n, 1.0 / 3.0) * std(x).item<double>();
+  if (rule == "fd") return fd();
+  if (rule == "auto") return std::min(std::max(fd(), sqrt_w() / 2), sturges());
+  if (rule == "doane") {
+    if (n <= 2) return 0.0;
+    const double sg1 = std::sqrt(6.0 * (n - 2) / ((n + 1.0) * (n + 3)));
+    const double sigma = std(x).item<double>();
+    if (!(sigma > 0.0)) return 0.0;
+    const Array xt = x.astype(t);
+    const double g1 = mean(power((xt - mean(xt)) / Array(sigma).astype(t), Array(3))).item<double>();
+    return ptp / (1.0 + std::log2(n) + std::log2(1.0 + std::abs(g1) / sg1));
+  }
+  // stone: the count of 1 .. max(100, sqrt(n)) bins that minimizes the estimated integrated
+  // squared error (its first minimum), every candidate's histogram computed before one read.
+  if (n <= 1 || ptp == 0) return 0.0;
+  const auto upper = std::max<std::int64_t>(100, static_cast<std::int64_t>(std::sqrt(n)));
+  HistogramOptions o;
+  o.range = std::pair{e.first, e.last};
+  std::vector<Array> jhat;
+  for (std::int64_t nb = 1; nb <= upper; ++nb) {
+    const Array p = histogram(x, nb, o).first / n;
+    jhat.push_back((2.0 - (n + 1) * sum(p * p)) / (ptp / static_cast<double>(nb)));
+  }
+  const std::int64_t best = argmin(stack(jhat)).item<std::int64_t>() + 1;
+  return ptp / static_cast<double>(best);
+}
+
+// The number of equal bins a rule gives (_get_bin_edges): the width of the data within the range.
+std::int64_t rule_bins(const Array& a_in, std::string_view rule, const std::optional<std::pair<double, double>>& range,
+                       bool weighted) {
+  static constexpr std::array<std::string_view, 8> kRules{"stone", "auto", "doane", "fd", "rice", "scott", "sqrt", "sturges"};
+  if (std::find(kRules.begin(), kRules.end(), rule) == kRules.end()) {
+    throw ValueError(fmt::format("'{}' is not a valid estimator for `bins`", rule));
+  }
+  if (weighted) throw DTypeError("Automated estimation of the number of bins is not supported for weighted data");
+  const Array a = a_in.reshape({-1});
+  const Edges e = outer_edges(a, range);
+  const Array x = range ? a[logical_and(greater_equal(a, Array(e.first)), less_equal(a, Array(e.last)))] : a;
+  if (x.size() == 0) return 1;
+  double width = bin_width(x, rule, e);
+  if (width == 0 || std::isnan(width)) return 1;
+  if (!is_inexact(a.dtype()) && width < 1) width = 1;
+  // The extent in the data's float dtype (NumPy subtracts its float32 scalars in float32).
+  const double delta = a.dtype() == DType::Float32 ? static_cast<double>(static_cast<float>(e.last) - static_cast<float>(e.first))
+                                                   : e.last - e.first;
+  return static_cast<std::int64_t>(std::ceil(delta / width));
+}
+
+}  // namespace
+
+std::pair<Array, Array> histogram(const Array& a, std::string_view bins, const HistogramOptions& o) {
+  check_weights(a, o);
+  return histogram(a, rule_bins(a, bins, o.range, o.weights.has_value()), o);
+}
+
+Array histogram_bin_edges(const Array& a, std::string_view bins, std::optional<std::pair<double, double>> range) {
+  return histogram_bin_edges(a, rule_bins(a, bins, range, false), range);
 }
 
 }  // namespace loom
