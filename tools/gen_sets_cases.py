@@ -9,6 +9,8 @@ Where NumPy 2 may give the unique values in hash order (unique_values, and uniqu
 sorted=False and nothing else asked), the table holds them sorted: loom always sorts.
 Inverses without return_index use NumPy's unstable argsort, so those cases hold at most one NaN
 (the order of several NaNs among themselves would be NumPy's sorting kernel's choice).
+Under NumPy 1.x (to try the script only) NumPy 2's rules are emulated: the Array API functions,
+inverses of the input's shape, a 1-D array with an axis taken as flat.
 Usage (NumPy 2.x): python3 tools/gen_sets_cases.py > tests/unit/api/sets_cases.txt
 """
 import os
@@ -107,7 +109,10 @@ def unique_cases():
     for x in (F64, F32, F16, C128):  # several NaNs: inverses only beside the (stable) index
         for f in ((0, 0, 0), (1, 0, 0), (0, 0, 1), (1, 1, 1)):
             for en in (1, 0):
-                call("unique", x, *f, None, en, 1)
+                # (NumPy 2.3+'s hash path for complex values alone keeps the first NaN of the
+                # input as the NaN; its sort path, and loom, the smallest, as NumPy's docs say.)
+                if not (x is C128 and f == (0, 0, 0) and en == 1):
+                    call("unique", x, *f, None, en, 1)
     for x in (F64_1, C128_1):
         call("unique", x, 0, 1, 0, None, 0, 1)
     call("unique", F64, 0, 0, 0, None, 1, 0)

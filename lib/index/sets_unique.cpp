@@ -44,14 +44,14 @@ UniqueResult split_nans(const Array& flat, const Shape& shape, UniqueResult r, c
   const std::int64_t k = r.values.size() - 1;  // the values before the NaN
   // The NaNs in np.sort's order: the order of the input for floats (stable), NumPy's complex
   // order ([R + nanj, nan + Rj, nan + nanj]) for complex values.
-  const Array nan_values = take(flat, at);
+  const Array nan_values = take(flat, at).eval();
   const Array order = argsort(nan_values).eval();
   r.values = concatenate({r.values.slice(0, 0, k), take(nan_values, order)});
   if (o.return_index) r.index = concatenate({r.index.slice(0, 0, k), take(at, order)});
   if (o.return_counts) r.counts = concatenate({r.counts.slice(0, 0, k), int64s(nans, 1)});
   if (o.return_inverse) {
     // The j-th NaN of the input is value k + (its place in that order).
-    const Array place = zeros(Shape{nans}, DType::Int64).at(order).set(arange(nans).astype(DType::Int64));
+    const Array place = zeros(Shape{nans}, DType::Int64).at(order).set(arange(nans).astype(DType::Int64)).eval();
     const Array nan_rank = take(place, cumsum(is_nan) - 1, std::nullopt, TakeMode::Clip);
     r.inverse = where(is_nan, nan_rank + k, r.inverse.reshape({-1})).reshape(shape);
   }
@@ -86,7 +86,7 @@ UniqueResult unique_along(const Array& a, int axis, const UniqueOptions& o) {
     if (o.return_counts) r.counts = none;
     return evaluated(r);
   }
-  const Array rows = x.reshape({n, m});
+  const Array rows = x.reshape({n, m}).eval();  // (read by the sort and the gather)
   const Array perm = m == 0 ? arange(n).astype(DType::Int64) : row_order(rows);
   const Array sorted_rows = take(rows, perm, 0).eval();
   // first[i]: row i of the sorted rows starts a new value (an empty row equals every other).

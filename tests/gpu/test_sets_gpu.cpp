@@ -41,7 +41,8 @@ Array small_values(DType t, std::int64_t n, std::mt19937_64& rng) {
 Values doubles(const Array& a) { return a.astype(DType::Float64).to_host<double>(); }
 bool same(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
 bool same(const Values& a, const Values& b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](double x, double y) { return same(x, y); });
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](double x, double y) { return same(x, y); });
 }
 
 // np.unique of doubles: sorted, -0.0 == 0.0, the NaNs last (one, or each with equal_nan off).
