@@ -34,7 +34,7 @@ try:
     import cupy as cp
 
     def cp_make(count, hi, dtype, seed):
-        return cp.random.default_rng(seed).integers(0, hi, count, dtype=cp.int32).astype(dtype)
+        return cp.random.RandomState(seed).randint(0, hi, count, dtype=cp.int32).astype(dtype)
 
     def cp_extra(a, b):
         rows = (a % 16).reshape(e // 4, 4)

@@ -61,7 +61,7 @@ Intersect1dResult intersect1d(const Array& ar1, const Array& ar2, bool assume_un
   }
   // Each side holds a value at most once, so a value in both is two neighbours of the sorted
   // concatenation (the stable argsort puts ar1's first).
-  const Array aux = concatenate({u1, u2});
+  const Array aux = concatenate({u1, u2}).eval();
   const Array perm = return_indices ? argsort(aux).eval() : Array();
   const Array sorted_aux = (return_indices ? take(aux, perm) : sort(aux)).eval();
   const Array at = flatnonzero(neighbours(sorted_aux, true));  // (the count read back)

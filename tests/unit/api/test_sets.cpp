@@ -47,6 +47,12 @@ TEST_CASE("isin is lazy: a sort and a search (barriers), then one fused kernel",
   CHECK_THAT(plan, Contains("barrier: library call searchsorted"));
   CHECK(count_of(plan, "barrier: library call") == 2);
   CHECK_THAT(plan, Contains("loom plan: 1 kernel(s)"));
+  // The kernel after the barriers: the clipped search position, the gather, the comparison.
+  const std::string src = r.source();
+  CHECK(count_of(src, "__global__") == 1);
+  CHECK_THAT(src, Contains("// gather int32"));
+  CHECK_THAT(src, Contains("// equal"));
+  CHECK_FALSE(r.is_evaluated());
   // The gather of the sorted tests and the comparison fuse with what reads the result.
   const Array both = loom::logical_and(r, x > 2) | loom::isin(x, t, false, true);
   CHECK_THAT(loom::explain_string({both}), Contains("loom plan: 1 kernel(s)"));
