@@ -113,3 +113,18 @@ TEST_CASE("intersect1d, union1d, setdiff1d, setxor1d are evaluated, NumPy's dtyp
   CHECK(ints(loom::setdiff1d(a, b)) == std::vector<std::int64_t>{5, 9});
   CHECK(ints(loom::setxor1d(a, b)) == std::vector<std::int64_t>{5, 7, 9});
 }
+
+TEST_CASE("set functions take views and lazy expressions as inputs", "[sets]") {
+  const Array m = loom::asarray(std::vector<std::int64_t>{3, 1, 1, 2, 3, 1, 1, 0}).reshape({4, 2});
+  const loom::UniqueResult byrow = loom::unique(m, {.return_counts = true, .axis = 0});
+  const loom::UniqueResult bycol = loom::unique(m.T() * 1, {.return_counts = true, .axis = 1});
+  CHECK(bycol.values.shape() == loom::Shape{2, 3});
+  CHECK(ints(bycol.values.T()) == ints(byrow.values));
+  CHECK(ints(bycol.counts) == std::vector<std::int64_t>{1, 1, 2});
+  const Array x = loom::arange(10).astype(DType::Float32);
+  CHECK(ints(loom::setdiff1d(x[loom::Slice(std::nullopt, std::nullopt, -3)] * 2, x, true)) ==
+        std::vector<std::int64_t>{18, 12});
+  CHECK(ints(loom::intersect1d(x * 3, x.reshape({2, 5}), true, true).ar2_indices) ==
+        std::vector<std::int64_t>{0, 3, 6, 9});
+  CHECK(ints(loom::setxor1d(x % 4, x + 2)) == std::vector<std::int64_t>{0, 1, 4, 5, 6, 7, 8, 9, 10, 11});
+}
