@@ -18,6 +18,7 @@
 #include <loom/ops.hpp>
 #include <loom/random.hpp>
 #include <loom/reductions.hpp>
+#include <loom/sets.hpp>
 #include <loom/shape.hpp>
 #include <loom/signal.hpp>
 #include <loom/sorting.hpp>

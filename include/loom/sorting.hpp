@@ -58,6 +58,7 @@ namespace loom {
 // np.unique of the flattened array (eager): the sorted unique values, and when asked, the index
 // of each value's first occurrence (int64), the inverse (int64, a's shape: values[inverse] == a)
 // and the counts (int64). Fields not asked for are empty handles. NaNs count as one value.
+// unique along an axis, equal_nan=false and the Array API's unique_* functions: loom/sets.hpp.
 struct UniqueResult {
   Array values, index, inverse, counts;
 };
