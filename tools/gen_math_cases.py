@@ -215,6 +215,41 @@ def main():
          V([1e300, -1e300, INF, -INF, -INF, NAN], "float64"))
     call("logaddexp2", V([1e300, -1e300, INF, -INF, INF, 0.0], "float64"),
          V([1e300, -1e300, INF, -INF, -INF, NAN], "float64"))
+    # --- floating-point parts and neighbours, gcd and lcm ---
+    for x in (F64, F32, F16, I8, U8, I16, B, V([5e-324, -1e-310, 1e308, 0.1, -7.5], "float64"),
+              V([1e-45, 3.4e38, -0.1], "float32"), V([6e-08, 65504.0, -0.1], "float16")):
+        for fn in ("spacing", "modf", "frexp"):
+            call(fn, x)
+    for fn in ("spacing", "modf", "frexp"):
+        call(fn, C128)
+    for a, b in ((F64, V([1.0, -1.0, 2.0, -3.0, INF, 0.0, -INF, 1.0], "float64")),
+                 (F32, V([1.0, -1.0, 2.0, -3.0, INF, 0.0, -INF, 1.0], "float32")),
+                 (F16, V([1.0, -1.0, 2.0, -3.0, 0.0, -INF], "float16")),
+                 (V([0.0, -0.0, 1.0, 65504.0, 6e-08, -6e-08, 2.0, 0.5], "float16"),
+                  V([-1.0, 1.0, 0.0, INF, 0.0, 0.0, 1.0, 1.0], "float16")),
+                 (V([1.0, 2.0, 1e-45, 0.0], "float32"), 0.0), (I8, V([1, 2, 3, 0, 1], "int8"))):
+        call("nextafter", a, b)
+    call("nextafter", C128, C128)
+    for a, b in ((V([7.5, -7.5, 7.5, -7.5, 1.0, INF, 0.0, NAN], "float64"),
+                  V([2.0, 2.0, -2.0, -2.0, 0.0, 1.0, 3.0, 1.0], "float64")),
+                 (V([7.5, -7.5, 3.25], "float32"), 2.0), (V([7, -7, 7, -7, 5, -128], "int8"), V([3, 3, -3, -3, 0, -1], "int8")),
+                 (V([7, 200, 5], "uint8"), V([3, 7, 0], "uint8")), (V([True, False], "bool"), V([True, True], "bool")),
+                 (V([7.5, -2.5], "float16"), V([2.0, 2.0], "float16"))):
+        call("fmod", a, b)
+    call("fmod", C128, C128)
+    for m, e in ((V([1.0, -1.5, 0.75, 5e-324, 1e308, 3.0, 0.0, INF, NAN], "float64"),
+                  V([3, -2, 10, 1074, -1100, 1030, 5, 2, 1], "int64")),
+                 (V([1.0, 1.5, 1e-45], "float32"), V([127, -149, 170], "int32")),
+                 (V([1.0, 1.5, 6e-08], "float16"), V([15, -25, 20], "int16")), (A((3,), "int8"), V([1, 2, 3], "int8")),
+                 (V([1.0, 2.0], "float64"), V([0.5, 1.0], "float64")), (V([1.0, 2.0], "float64"), 3)):
+        call("ldexp", m, e)
+    for fn in ("gcd", "lcm"):
+        call(fn, V([12, -18, 0, 7, -128, 100, 0], "int8"), V([18, 12, 5, 0, 64, 75, 0], "int8"))
+        call(fn, V([12, 18, 255], "uint8"), V([8, 27, 15], "uint8"))
+        call(fn, V([2 ** 40, 6, -9], "int64"), V([2 ** 20 * 3, 4, 6], "int64"))
+        call(fn, V([12, 18], "int16"), 8)
+        call(fn, V([True, False], "bool"), V([True, True], "bool"))
+        call(fn, F64, F64)
     # --- the Array API spellings ---
     u = V([-0.5, 0.0, 0.25, 0.9], "float64")
     for fn in ("asin", "acos", "atan", "asinh", "atanh"):

@@ -114,6 +114,29 @@ template <class T, class W = Wide<T>> LOOM_FN T remainder(T a, T b) {
   return (r != T(0) && (is_negative(r) != is_negative(b))) ? T(r + b) : r;
 }
 
+// C's fmod of integers: the dividend's sign; x fmod 0 == 0 and INT_MIN fmod -1 == 0.
+template <class T, class W = Wide<T>> LOOM_FN T ifmod(T a, T b) {
+  if (b == T(0) || (IntTraits<T>::is_signed && b == T(-1))) return T(0);
+  return T(a % b);
+}
+// Euclid's algorithm on the magnitudes (in the unsigned wide type: |INT_MIN| fits); lcm is
+// |a| / gcd * |b|, wrapping, and 0 when either is 0.
+template <class T, class W = Wide<T>> LOOM_FN W magnitude(T a) { return is_negative(a) ? W(W(0) - W(a)) : W(a); }
+template <class T, class W = Wide<T>> LOOM_FN T gcd(T a, T b) {
+  W x = magnitude<T, W>(a), y = magnitude<T, W>(b);
+  while (y != W(0)) {
+    const W r = W(x % y);
+    x = y;
+    y = r;
+  }
+  return T(x);
+}
+template <class T, class W = Wide<T>> LOOM_FN T lcm(T a, T b) {
+  const W g = W(gcd(a, b));
+  if (g == W(0)) return T(0);
+  return T(W(magnitude<T, W>(a) / g) * magnitude<T, W>(b));
+}
+
 // Exponentiation by squaring, wrapping. A negative exponent (NumPy raises; a kernel cannot):
 // 1 ** n == 1, (-1) ** n == +-1, anything else 0.
 template <class T, class W = Wide<T>> LOOM_FN T power(T a, T b) {
@@ -193,6 +216,7 @@ LOOM_MATH2(atan2, atan2f, atan2)
 LOOM_MATH2(hypot, hypotf, hypot)
 LOOM_MATH2(copysign, copysignf, copysign)
 LOOM_MATH2(fmod, fmodf, fmod)
+LOOM_MATH2(nextafter, nextafterf, nextafter)
 #undef LOOM_MATH1
 #undef LOOM_MATH2
 LOOM_FN float power(float a, float b) { return ::powf(a, b); }

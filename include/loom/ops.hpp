@@ -3,6 +3,7 @@
 // follow NumPy's rules per op; shapes broadcast; errors are thrown here, at the user's line.
 
 #include <optional>
+#include <utility>
 
 #include <loom/array.hpp>
 
@@ -126,6 +127,19 @@ namespace loom {
 [[nodiscard]] Array iscomplex(const Array& a);  // imag(a) != 0 (false for real dtypes)
 [[nodiscard]] Array isposinf(const Array& a);   // DTypeError for complex (ambiguous)
 [[nodiscard]] Array isneginf(const Array& a);
+// Floating-point parts and neighbours (float loops: bool and small ints in float16, as NumPy):
+[[nodiscard]] Array fmod(const Array& a, const Array& b);       // C's fmod: the dividend's sign; ints x % 0 == 0
+[[nodiscard]] Array nextafter(const Array& a, const Array& b);  // the next float after a toward b
+[[nodiscard]] Array spacing(const Array& a);                    // the distance to the next float away from 0
+// (fractional part, integral part), each with a's sign; inf gives (+-0, +-inf).
+[[nodiscard]] std::pair<Array, Array> modf(const Array& a);
+// (mantissa in [0.5, 1) with a's sign, int32 exponent): a == mantissa * 2^exponent; 0, inf and
+// NaN give (a, 0).
+[[nodiscard]] std::pair<Array, Array> frexp(const Array& a);
+[[nodiscard]] Array ldexp(const Array& m, const Array& e);       // m * 2^e, e an integer array; exact
+// Greatest common divisor and least common multiple of integers (non-negative).
+[[nodiscard]] Array gcd(const Array& a, const Array& b);
+[[nodiscard]] Array lcm(const Array& a, const Array& b);
 
 // --- logic: closeness and equality ---
 // |a - b| <= atol + rtol * |b|, or a == b (infinities), or both NaN with equal_nan; b in a

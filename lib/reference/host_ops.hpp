@@ -506,6 +506,51 @@ struct Remainder {
     else return T{};
   }
 };
+struct Fmod {
+  template <class T> auto operator()(T a, T b) const {
+    LOOM_REF_HALF(a, b);
+    else if constexpr (impl::is_float_v<T>) return T(std::fmod(a, b));
+    else if constexpr (impl::is_int_v<T>) {
+      if (b == T(0) || (std::is_signed_v<T> && b == T(-1))) return T(0);
+      return T(a % b);
+    } else return T{};
+  }
+};
+struct Nextafter {
+  template <class T> auto operator()(T a, T b) const {
+    // (float16 and bfloat16 are composed in lib/api: this op never sees them)
+    if constexpr (impl::is_float_v<T>) return T(std::nextafter(a, b));
+    else return T{};
+  }
+};
+// gcd and lcm of magnitudes in the unsigned type of T's width (|INT_MIN| fits), wrapping.
+template <class T> auto magnitude(T a) {
+  using U = std::make_unsigned_t<T>;
+  return a < T(0) ? U(U(0) - U(a)) : U(a);
+}
+struct Gcd {
+  template <class T> auto operator()(T a, T b) const {
+    if constexpr (impl::is_int_v<T>) {
+      auto x = magnitude(a), y = magnitude(b);
+      while (y != 0) {
+        const auto r = decltype(x)(x % y);
+        x = y;
+        y = r;
+      }
+      return T(x);
+    } else return T{};
+  }
+};
+struct Lcm {
+  template <class T> auto operator()(T a, T b) const {
+    if constexpr (impl::is_int_v<T>) {
+      using U = std::make_unsigned_t<T>;
+      const U g = U(Gcd{}(a, b));
+      if (g == 0) return T(0);
+      return T(U(U(magnitude(a) / g) * magnitude(b)));
+    } else return T{};
+  }
+};
 struct Power {
   template <class T> auto operator()(T a, T b) const {
     LOOM_REF_HALF(a, b);

@@ -5,6 +5,7 @@
 // index from the row's count of values (n, or the count of non-NaN values for the nan forms),
 // gathers the two neighbours and interpolates. No value is read back.
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <numeric>
@@ -22,6 +23,7 @@
 #include <loom/statistics.hpp>
 
 #include "api/builders.hpp"
+#include "calls/select.hpp"
 #include "stats/rows.hpp"
 
 namespace loom {
@@ -109,35 +111,54 @@ const MethodRow& method_row(std::string_view name) {
   throw ValueError(fmt::format("'{}' is not a valid method. Use one of: dict_keys([{}])", name, keys));
 }
 
-// The sorted position each (row, q) reads: `lo` and `hi` (int64, in [0, count)), and the weight
-// of `hi` (float64; none for the discrete methods). n: the row's count of values, float64,
-// shaped (..., 1); q: float64, shaped (1, ..., k).
-struct Positions {
-  Array lo, hi;
-  std::optional<Array> gamma;
+// The arithmetic of NumPy's virtual indices, written once for two kinds of numbers: host doubles
+// (a row length known when the call is built: positions are kernel arguments of a select) and
+// arrays (each row's count of non-NaN values: positions computed in the kernel). These overloads
+// give both the same operations, in the same order.
+double fl(double v) { return std::floor(v); }
+double ce(double v) { return std::ceil(v); }
+double ri(double v) { return std::nearbyint(v); }  // half to even, as np.around
+double sel(bool c, double a, double b) { return c ? a : b; }
+bool both(bool a, bool b) { return a && b; }
+double py_mod(double v, double m) {  // Python's %: the divisor's sign
+  const double r = std::fmod(v, m);
+  return (r != 0 && ((r < 0) != (m < 0))) ? r + m : r;
+}
+double mx(double a, double b) { return std::isnan(a) || a >= b ? a : b; }
+Array fl(const Array& v) { return floor(v); }
+Array ce(const Array& v) { return ceil(v); }
+Array ri(const Array& v) { return rint(v); }
+Array sel(const Array& c, const Array& a, const Array& b) { return where(c, a, b); }
+Array both(const Array& a, const Array& b) { return logical_and(a, b); }
+Array py_mod(const Array& v, double m) { return remainder(v, Array(m)); }
+Array mx(const Array& a, double b) { return maximum(a, Array(b)); }
+
+// The sorted positions each (row, q) reads: `lo` and `hi` (in [0, count), as floats), and the
+// weight of `hi` (none for the discrete methods). n: the row's count of values; q: the quantile.
+template <class T> struct Positions {
+  T lo, hi;
+  std::optional<T> gamma;
 };
 
-Array as_index(const Array& v, const Array& n) {
-  // A position NumPy writes as -1 (the last value) is count - 1; every other is >= 0. Clipped
-  // at 0 for a row with no values, whose result is NaN anyway.
-  return maximum(where(v == -1.0, n - 1.0, v), Array(0.0)).astype(DType::Int64);
-}
+// A position NumPy writes as -1 (the last value) is count - 1; every other is >= 0. Clipped at 0
+// for a row with no values, whose result is NaN anyway.
+template <class T> T as_index(const T& v, const T& n) { return mx(sel(v == -1.0, n - 1.0, v), 0.0); }
 
-Positions positions(const MethodRow& m, const Array& n, const Array& q) {
-  Positions p;
+template <class T> Positions<T> positions(const MethodRow& m, const T& n, const T& q) {
+  Positions<T> p;
   switch (m.method) {
-    case Method::Lower: p.lo = floor((n - 1.0) * q); break;
-    case Method::Higher: p.lo = ceil((n - 1.0) * q); break;
-    case Method::Nearest: p.lo = rint((n - 1.0) * q); break;
+    case Method::Lower: p.lo = mx(fl((n - 1.0) * q), 0.0); break;
+    case Method::Higher: p.lo = mx(ce((n - 1.0) * q), 0.0); break;
+    case Method::Nearest: p.lo = mx(ri((n - 1.0) * q), 0.0); break;
     case Method::InvertedCdf:
     case Method::ClosestObservation: {
       // _discrete_interpolation_to_boundaries: the next position unless the index is whole (and,
       // for closest_observation, its floor odd).
-      const Array index = m.method == Method::InvertedCdf ? n * q - 1.0 : n * q - 1.0 - 0.5;
-      const Array prev = floor(index);
-      Array take_prev = (index - prev) == 0.0;
-      if (m.method == Method::ClosestObservation) take_prev = logical_and(take_prev, remainder(prev, Array(2.0)) == 1.0);
-      p.lo = maximum(where(take_prev, prev, prev + 1.0), Array(0.0));
+      const T index = m.method == Method::InvertedCdf ? n * q - 1.0 : n * q - 1.0 - 0.5;
+      const T prev = fl(index);
+      const auto whole = (index - prev) == 0.0;
+      const auto take_prev = m.method == Method::ClosestObservation ? both(whole, py_mod(prev, 2.0) == 1.0) : whole;
+      p.lo = mx(sel(take_prev, prev, prev + 1.0), 0.0);
       break;
     }
     case Method::AveragedInvertedCdf:
@@ -148,57 +169,96 @@ Positions positions(const MethodRow& m, const Array& n, const Array& q) {
     case Method::MedianUnbiased:
     case Method::NormalUnbiased:
     case Method::Midpoint: {
-      Array v;
+      T v;
       if (m.method == Method::Linear) {
         v = (n - 1.0) * q;
       } else if (m.method == Method::AveragedInvertedCdf) {
         v = n * q - 1.0;
       } else if (m.method == Method::Midpoint) {
-        v = 0.5 * (floor((n - 1.0) * q) + ceil((n - 1.0) * q));
+        v = 0.5 * (fl((n - 1.0) * q) + ce((n - 1.0) * q));
       } else {
         // _compute_virtual_index: n * q + (alpha + q * (1 - alpha - beta)) - 1.
         v = n * q + (m.alpha + q * (1 - m.alpha - m.beta)) - 1.0;
       }
       // _get_indexes: past the last value both neighbours are the last (NumPy's -1), before
       // the first both are the first; gamma is taken from those.
-      const Array above = v >= n - 1.0, below = v < 0.0;
-      const Array prev = where(above, Array(-1.0), where(below, Array(0.0), floor(v)));
-      const Array next = where(above, Array(-1.0), where(below, Array(0.0), floor(v) + 1.0));
-      Array g = v - prev;
-      if (m.method == Method::AveragedInvertedCdf) g = where(g == 0.0, Array(0.5), Array(1.0));
-      if (m.method == Method::Midpoint) g = where(remainder(v, Array(1.0)) == 0.0, Array(0.0), Array(0.5));
+      const auto above = v >= n - 1.0, below = v < 0.0;
+      const T prev = sel(above, T(-1.0), sel(below, T(0.0), fl(v)));
+      const T next = sel(above, T(-1.0), sel(below, T(0.0), fl(v) + 1.0));
+      T g = v - prev;
+      if (m.method == Method::AveragedInvertedCdf) g = sel(g == 0.0, T(0.5), T(1.0));
+      if (m.method == Method::Midpoint) g = sel(py_mod(v, 1.0) == 0.0, T(0.0), T(0.5));
       p.lo = as_index(prev, n);
       p.hi = as_index(next, n);
       p.gamma = g;
       return p;
     }
   }
-  p.lo = p.lo.astype(DType::Int64);
   p.hi = p.lo;
   return p;
 }
 
+// _lerp: a + (b - a) * t, or b - (b - a) * (1 - t) where t >= 0.5 (`upper`); the difference in
+// a's dtype (bool has no subtraction: NumPy's TypeError). t and 1 - t come typed: NumPy's Python
+// float takes the result's float dtype, a q array gives float64.
+Array lerp(const Array& lo, const Array& hi, const Array& upper, const Array& t, const Array& t1) {
+  const Array d = hi - lo;
+  return where(upper, hi - d * t1, lo + d * t);
+}
+
+// The float dtype a weak weight takes against elements of dtype t.
+DType weight_dtype(DType t) { return is_inexact(t) ? t : DType::Float64; }
+
 // The quantiles of sorted rows (..., n) whose first `count` values (int64, (..., 1)) are the
-// data (the rest NaN), for q (float64, (k,)): shape (..., k). weak: q was a number (NumPy's
-// Python float: the weight takes the result's dtype).
+// data (the rest NaN), for q (float64, (k,)): shape (..., k); positions computed in the kernel.
 Array interpolate(const Array& sorted, const Array& count, const Array& q, bool weak, const MethodRow& m) {
-  const DType t = sorted.dtype();
   Shape qshape = Shape::filled(sorted.ndim() - 1, 1);
   qshape.push_back(q.size());
   const Array n = count.astype(DType::Float64);
-  const Positions p = positions(m, n, q.reshape(qshape));
+  const Positions<Array> p = positions(m, n, q.reshape(qshape));
   Shape idx_shape = sorted.shape();
   idx_shape[idx_shape.size() - 1] = q.size();
-  const Array lo = take_along_axis(sorted, p.lo.broadcast_to(idx_shape), -1);
+  const Array lo = take_along_axis(sorted, p.lo.astype(DType::Int64).broadcast_to(idx_shape), -1);
   if (!p.gamma) return lo;
-  const Array hi = take_along_axis(sorted, p.hi.broadcast_to(idx_shape), -1);
-  // _lerp: a + (b - a) * t, or b - (b - a) * (1 - t) where t >= 0.5; the differences in a's
-  // dtype (bool has no subtraction: NumPy's TypeError).
-  const Array d = hi - lo;
-  const DType wt = is_inexact(t) ? t : DType::Float64;
-  const Array g = weak ? p.gamma->astype(wt) : *p.gamma;
-  const Array g1 = weak ? (1.0 - *p.gamma).astype(wt) : 1.0 - *p.gamma;
-  return where(*p.gamma >= 0.5, hi - d * g1, lo + d * g);
+  const Array hi = take_along_axis(sorted, p.hi.astype(DType::Int64).broadcast_to(idx_shape), -1);
+  const DType wt = weak ? weight_dtype(sorted.dtype()) : DType::Float64;
+  return lerp(lo, hi, *p.gamma >= 0.5, p.gamma->astype(wt), (1.0 - *p.gamma).astype(wt));
+}
+
+// The same for rows of one known length n: the positions are numbers, the elements there one
+// select per row (calls::sorted_at: no sort where the rows fit in shared memory), the weights
+// constants; the last position (NaN sorts last) gives the NaN of a row that holds one.
+Array interpolate_known(const Array& rows, std::int64_t n, const std::vector<double>& q, bool weak,
+                        const MethodRow& m) {
+  std::vector<std::int64_t> wanted{n - 1};
+  const auto slot = [&](double pos) {
+    const auto p = static_cast<std::int64_t>(pos);
+    const auto at = std::find(wanted.begin(), wanted.end(), p);
+    if (at != wanted.end()) return static_cast<std::int64_t>(at - wanted.begin());
+    wanted.push_back(p);
+    return static_cast<std::int64_t>(wanted.size() - 1);
+  };
+  std::vector<std::int64_t> lo_slot, hi_slot;
+  std::vector<double> g, g1;
+  for (double qv : q) {
+    const Positions<double> p = positions(m, static_cast<double>(n), qv);
+    lo_slot.push_back(slot(p.lo));
+    hi_slot.push_back(slot(p.hi));
+    g.push_back(p.gamma ? *p.gamma : 0.0);
+    g1.push_back(p.gamma ? 1.0 - *p.gamma : 1.0);
+  }
+  const Array picked = calls::sorted_at(rows, wanted);
+  const Array last = picked.slice(-1, 0, 1);
+  const Array lo = take(picked, asarray(lo_slot), -1);
+  Array out = lo;
+  if (!m.discrete) {
+    const Array hi = take(picked, asarray(hi_slot), -1);
+    const DType wt = weak ? weight_dtype(rows.dtype()) : DType::Float64;
+    const Array upper = asarray(g) >= 0.5;
+    out = lerp(lo, hi, upper, asarray(g).astype(wt), asarray(g1).astype(wt));
+  }
+  if (is_inexact(rows.dtype())) out = where(isnan(last), last.astype(out.dtype()), out);
+  return out;
 }
 
 void check_real(const Array& a) {
@@ -228,17 +288,12 @@ Array quantile_of(const Array& a, const std::vector<double>& qs, bool weak, cons
     s.push_back(static_cast<std::int64_t>(q.size()));
     const DType rt = m.discrete ? a.dtype() : (is_inexact(a.dtype()) && weak ? a.dtype() : DType::Float64);
     out = full(s, std::nan(""), rt);
+  } else if (nan && has_nan) {
+    const Array count = sum(logical_not(isnan(r.rows)), -1, true);
+    out = interpolate(sort(r.rows, -1), count, qa, weak, m);
+    out = where(count == 0, Array(std::nan("")).astype(out.dtype()), out);
   } else {
-    const Array sorted = sort(r.rows, -1);
-    const Array last = sorted.slice(-1, r.n - 1, r.n);
-    if (nan && has_nan) {
-      const Array count = sum(logical_not(isnan(r.rows)), -1, true);
-      out = interpolate(sorted, count, qa, weak, m);
-      out = where(count == 0, Array(std::nan("")).astype(out.dtype()), out);
-    } else {
-      out = interpolate(sorted, full(Shape{}, r.n, DType::Int64), qa, weak, m);
-      if (has_nan) out = where(isnan(last), last.astype(out.dtype()), out);
-    }
+    out = interpolate_known(r.rows, r.n, q, weak, m);
   }
   if (weak) return stats::finish_rows(out.squeeze(-1), r, keepdims, 0);
   return stats::finish_rows(moveaxis(out, -1, 0), r, keepdims, 1);
@@ -253,23 +308,32 @@ Array median_of(const Array& a, const Axes& axis, bool keepdims, bool nan) {
   const DType out_t = is_inexact(t) ? t : DType::Float64;
   const DType sum_t = t == DType::Float16 || t == DType::BFloat16 ? DType::Float32 : out_t;
   if (r.n == 0) return stats::finish_rows(full(r.kept, std::nan(""), out_t), r, keepdims, 0);
-  const Array sorted = sort(r.rows, -1);
   const bool nan_rows = nan && is_inexact(t);
-  // The count of values in each row, and the positions of the middle two (equal when odd).
-  const Array count = nan_rows ? sum(logical_not(isnan(r.rows)), -1, true) : full(Shape{}, r.n, DType::Int64);
+  Array x, y, m;
+  if (!nan_rows) {
+    // The middle one or two and the last (a NaN sorts last) of rows of one length: a select.
+    const std::int64_t h = r.n / 2;
+    const Array picked = r.n % 2 ? calls::sorted_at(r.rows, {h, r.n - 1}) : calls::sorted_at(r.rows, {h - 1, h, r.n - 1});
+    x = picked.slice(-1, 0, 1).astype(sum_t);
+    y = picked.slice(-1, r.n % 2 ? 0 : 1, r.n % 2 ? 1 : 2).astype(sum_t);
+    m = (r.n % 2 ? x : (x + y) / 2).astype(out_t);
+    if (is_inexact(t)) {
+      const Array last = picked.slice(-1, r.n % 2 ? 1 : 2, r.n % 2 ? 2 : 3);
+      m = where(isnan(last), last.astype(out_t), m);
+    }
+    return stats::finish_rows(m.squeeze(-1), r, keepdims, 0);
+  }
+  // The nan form: each row's middle of its values (NaN sorts last), from the count of them.
+  const Array sorted = sort(r.rows, -1);
+  const Array count = sum(logical_not(isnan(r.rows)), -1, true);
   const Array hi = floor_divide(count, Array(2));
   const Array lo = where(remainder(count, Array(2)) == 1, hi, maximum(hi - 1, Array(0)));
   Shape idx_shape = sorted.shape();
   idx_shape[idx_shape.size() - 1] = 1;
-  const Array x = take_along_axis(sorted, lo.broadcast_to(idx_shape), -1).astype(sum_t);
-  const Array y = take_along_axis(sorted, hi.broadcast_to(idx_shape), -1).astype(sum_t);
-  Array m = where(lo == hi, x, (x + y) / 2).astype(out_t);
-  const Array last = sorted.slice(-1, r.n - 1, r.n);
-  if (nan_rows) {
-    m = where(count == 0, Array(std::nan("")).astype(out_t), m);
-  } else if (is_inexact(t)) {
-    m = where(isnan(last), last.astype(out_t), m);
-  }
+  x = take_along_axis(sorted, lo.broadcast_to(idx_shape), -1).astype(sum_t);
+  y = take_along_axis(sorted, hi.broadcast_to(idx_shape), -1).astype(sum_t);
+  m = where(lo == hi, x, (x + y) / 2).astype(out_t);
+  m = where(count == 0, Array(std::nan("")).astype(out_t), m);
   return stats::finish_rows(m.squeeze(-1), r, keepdims, 0);
 }
 

@@ -17,8 +17,8 @@ using loom::DType;
 TEST_CASE("order statistics, nan reductions and covariance give NumPy's values on the GPU", "[gpu][stats]") {
   loom::exec::set_poison_outputs(true);
   const auto [values, errors] = loom::test::check_numpy_table("tests/unit/api/stats_cases.txt", loom::test::run_stats);
-  CHECK(values > 250);
-  CHECK(errors > 15);
+  CHECK(values > 380);
+  CHECK(errors > 30);
 }
 
 TEST_CASE("statistics of random rows with NaNs match the reference in every float dtype", "[gpu][stats]") {
@@ -38,7 +38,9 @@ TEST_CASE("statistics of random rows with NaNs match the reference in every floa
                              loom::nanvar(xn, 1), loom::nanstd(xn, 0, true, 1), loom::nanprod(xn * 0.01, 1),
                              loom::nancumsum(xn, 1), loom::nanargmax(xn, 1), loom::cov(x.astype(DType::Float64)),
                              loom::corrcoef(x.astype(DType::Float64))}) {
-        CHECK(loom::test::check_gpu(r, 1e-3, 1e-3) == "");
+        // (float16: the GPU's order of additions differs from the host's by an ulp or two)
+        const double tol = t == DType::Float16 ? 2e-2 : 1e-3;
+        CHECK(loom::test::check_gpu(r, tol, tol) == "");
       }
     }
   }

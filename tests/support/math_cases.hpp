@@ -57,6 +57,16 @@ inline std::vector<Array> run_math(const ManipCase& c) {
   if (f == "logaddexp") return one(logaddexp(x(0), x(1)));
   if (f == "logaddexp2") return one(logaddexp2(x(0), x(1)));
   if (f == "float_power") return one(float_power(x(0), x(1)));
+  if (f == "spacing") return one(spacing(x(0)));
+  if (f == "modf" || f == "frexp") {
+    const auto [p, q] = f == "modf" ? modf(x(0)) : frexp(x(0));
+    return {p, q};
+  }
+  if (f == "nextafter") return one(nextafter(x(0), x(1)));
+  if (f == "fmod") return one(fmod(x(0), x(1)));
+  if (f == "ldexp") return one(ldexp(x(0), x(1)));
+  if (f == "gcd") return one(gcd(x(0), x(1)));
+  if (f == "lcm") return one(lcm(x(0), x(1)));
   if (f == "asin") return one(asin(x(0)));
   if (f == "acos") return one(acos(x(0)));
   if (f == "atan") return one(atan(x(0)));

@@ -18,10 +18,12 @@ using loom::DType;
 using loom::test::kernels_of;
 
 TEST_CASE("order statistics, nan reductions and covariance give NumPy's values, dtypes and errors", "[stats]") {
+  // (polyfit solves by SVD, which has no host implementation: its lines run in the GPU tests)
+  const auto needs_gpu = [](const loom::test::ManipCase& c) { return c.fn == "polyfit" && !loom::gpu_available(); };
   const auto [values, errors] = loom::test::check_numpy_table(
-      std::string(LOOM_SOURCE_DIR) + "/tests/unit/api/stats_cases.txt", loom::test::run_stats);
-  CHECK(values > 250);
-  CHECK(errors > 15);
+      std::string(LOOM_SOURCE_DIR) + "/tests/unit/api/stats_cases.txt", loom::test::run_stats, needs_gpu);
+  CHECK(values > 380);
+  CHECK(errors > 30);
 }
 
 TEST_CASE("a quantile is a sort and one kernel, the nan forms the count's reduction too", "[stats][fusion]") {
