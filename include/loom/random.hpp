@@ -6,7 +6,7 @@
 // when a draw is *built*, so the numbers depend only on the seed and the order of the calls,
 // never on when eval() runs; the same seed gives the same bits on the GPU and on the host.
 //
-// Sampling beyond cuRAND's (lib/calls/sampling_*.cpp). Closed forms (laplace, logistic, weibull,
+// Sampling beyond cuRAND's (lib/calls/sampling_*.cpp, lib/index/sampling_choice.cpp). Closed forms (laplace, logistic, weibull,
 // pareto, rayleigh, triangular, geometric) are fused work on uniform draws. Methods that need a
 // variable number of uniforms per element (gamma and what is built on it: beta, dirichlet,
 // chisquare, standard_t, negative_binomial; binomial, multinomial, hypergeometric, zipf, vonmises)

@@ -44,8 +44,11 @@ LOOM_HD double standard_gamma(Substream& s, double a) {
 // A count computed in double as int64 (saturating: a Poisson of a huge gamma can pass 2^63).
 LOOM_HD std::int64_t count(double k) { return k >= 9.2e18 ? INT64_MAX : static_cast<std::int64_t>(k); }
 
+// lam is a gamma draw's multiple inside negative_binomial (the API takes no lam of its own): not
+// NaN, and saturating where no int64 count could follow it (else the loop below never ends).
 LOOM_HD std::int64_t poisson(Substream& s, double lam) {
-  if (lam <= 0) return 0;
+  if (!(lam > 0)) return 0;
+  if (lam >= 9.2e18) return INT64_MAX;
   if (lam < 10) {
     const double limit = exp(-lam);
     std::int64_t k = 0;
@@ -154,6 +157,7 @@ LOOM_HD double wrap_angle(double x) {
 }
 
 LOOM_HD double vonmises(Substream& s, double mu, double kappa) {
+  if (kappa != kappa) return kappa;  // (the acceptance test below would never pass)
   if (kappa < 1e-8) return kPi * (2 * s.uniform() - 1);
   if (kappa > 1e6) {  // a wrapped normal to double precision
     double x = mu + ::sqrt(1 / kappa) * normal(s);

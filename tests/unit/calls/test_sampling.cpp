@@ -64,6 +64,11 @@ TEST_CASE("samplers give the shapes and dtypes asked for", "[random][sampling]")
   CHECK(values_of(g.binomial(7, 0, {5})) == std::vector<double>(5, 0.0));
   CHECK(values_of(g.geometric(1, {4})) == std::vector<double>(4, 1.0));
   CHECK(values_of(g.weibull(0, {4})) == std::vector<double>(4, 0.0));
+  // NaN parameters that NumPy lets through give NaN, not an endless rejection loop.
+  for (double x : values_of(g.standard_gamma(NAN, {4}))) CHECK(std::isnan(x));
+  for (double x : values_of(g.vonmises(0, NAN, {4}))) CHECK(std::isnan(x));
+  // A gamma shape past every float gives an infinite mean: the counts saturate.
+  for (double x : values_of(g.negative_binomial(1e300, 0.5, {2}))) CHECK(x > 9e18);
 }
 
 TEST_CASE("samplers depend on the seed and the call order only", "[random][sampling]") {

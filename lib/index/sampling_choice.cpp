@@ -1,5 +1,6 @@
 // loom::random's choice, permutation, shuffle, permuted and multivariate_normal
-// (include/loom/random.hpp). A random order is a sort of 64-bit keys whose low bits are each
+// (include/loom/random.hpp): gathers (take) and a write (shuffle) on random orders, so they live
+// in the indexing room, above the calls they use (draws, sorts, scans, linalg). A random order is a sort of 64-bit keys whose low bits are each
 // element's index along the axis and whose high bits are random: the keys are distinct, so the
 // sorted indices are a permutation, and each order is equally likely but for ties of the random
 // high bits (broken by index: a bias below n 2^-(64 - log2 n), unobservable). The keys are fused
