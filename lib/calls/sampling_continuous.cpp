@@ -1,6 +1,6 @@
 // loom::random's continuous samplers beyond cuRAND's (include/loom/random.hpp). Closed forms are
 // fused elementwise work on uniform draws (NumPy's formulas, numpy/random/src/distributions);
-// gamma and von Mises are counter-based sampler calls (runtime/libs/sampler.hpp), and beta,
+// gamma, beta and von Mises are counter-based sampler calls (runtime/libs/sampler.hpp), and
 // dirichlet, chisquare and standard_t are fused work on gamma draws. Parameter errors are NumPy's.
 
 #include <loom/random.hpp>
@@ -30,10 +30,6 @@ int kind_of(SamplerKind k) { return static_cast<int>(k); }
 Shape with_last(Shape s, std::int64_t k) {
   s.push_back(k);
   return s;
-}
-
-Array last_index(const Array& a, std::int64_t k) {
-  return detail::basic_view(a, std::vector<Index>{ellipsis, Index(k)});
 }
 
 }  // namespace
@@ -67,18 +63,14 @@ Array Generator::gamma(double shape, double scale, const Shape& size) {
   return sampled("gamma", kind_of(SamplerKind::StandardGamma), size, size.numel(), shape) * scale;
 }
 
-// X / (X + Y) for X ~ Gamma(a), Y ~ Gamma(b): one sampler call of (size, 2) elements whose
-// shapes alternate a, b.
 Array Generator::beta(double a, double b, const Shape& size) {
   check_positive(a, "a");
   check_positive(b, "b");
-  const Array shapes = asarray(std::vector<double>{a, b});
-  const Array g =
-      sampled("beta", kind_of(SamplerKind::StandardGamma), with_last(size, 2), 2 * size.numel(), 0, 0, 0, &shapes);
-  const Array x = last_index(g, 0), y = last_index(g, 1);
-  return x / (x + y);
+  return sampled("beta", kind_of(SamplerKind::Beta), size, size.numel(), a, b);
 }
 
+// Gammas normalised, from their logs: exp(l - max l) / sum(exp(l - max l)) along the last axis,
+// so rows of tiny alphas (whose gammas underflow to 0) still sum to 1.
 Array Generator::dirichlet(const Array& alpha, const Shape& size) {
   if (alpha.ndim() != 1) throw ValueError(fmt::format("dirichlet: alpha must be 1-dimensional, not {}-d", alpha.ndim()));
   const std::vector<double> values = alpha.astype(DType::Float64).to_host<double>();
@@ -89,8 +81,9 @@ Array Generator::dirichlet(const Array& alpha, const Shape& size) {
   const std::int64_t k = alpha.size();
   const Shape out = with_last(size, k);
   const Array shapes = asarray(values);
-  const Array g = sampled("dirichlet", kind_of(SamplerKind::StandardGamma), out, out.numel(), 0, 0, 0, &shapes);
-  return g / sum(g, -1, true);
+  const Array l = sampled("dirichlet", kind_of(SamplerKind::LogGamma), out, out.numel(), 0, 0, 0, &shapes);
+  const Array e = exp(l - max(l, -1, true));
+  return e / sum(e, -1, true);
 }
 
 Array Generator::chisquare(double df, const Shape& size) {

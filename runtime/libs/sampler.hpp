@@ -13,6 +13,8 @@ namespace loom::rt {
 
 enum class SamplerKind {
   StandardGamma,     // a: shape (vec: a per element, i % k); float64
+  LogGamma,          // log of a standard gamma (vec: shapes, i % k), finite for tiny shapes; float64
+  Beta,              // a, b; float64
   Poisson,           // a: lam; int64
   Binomial,          // a: n, b: p; int64
   NegativeBinomial,  // a: n, b: p (poisson of a gamma); int64

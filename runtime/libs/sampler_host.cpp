@@ -17,6 +17,8 @@ template <SamplerKind K> void run(const SamplerArgs& a) {
 const char* sampler_name(SamplerKind kind) {
   switch (kind) {
     case SamplerKind::StandardGamma: return "gamma (Marsaglia-Tsang)";
+    case SamplerKind::LogGamma: return "log of gamma (Marsaglia-Tsang)";
+    case SamplerKind::Beta: return "beta (Johnk, gammas)";
     case SamplerKind::Poisson: return "poisson (multiplication, PTRS)";
     case SamplerKind::Binomial: return "binomial (inversion, BTRS)";
     case SamplerKind::NegativeBinomial: return "negative_binomial (poisson of gamma)";
@@ -31,6 +33,8 @@ const char* sampler_name(SamplerKind kind) {
 bool sampler_is_integer(SamplerKind kind) {
   switch (kind) {
     case SamplerKind::StandardGamma:
+    case SamplerKind::LogGamma:
+    case SamplerKind::Beta:
     case SamplerKind::VonMises: return false;
     case SamplerKind::Poisson:
     case SamplerKind::Binomial:
@@ -47,6 +51,8 @@ std::int64_t sampler_outputs(const SamplerArgs& a) { return a.kind == SamplerKin
 void sample_host(const SamplerArgs& a) {
   switch (a.kind) {
     case SamplerKind::StandardGamma: return run<SamplerKind::StandardGamma>(a);
+    case SamplerKind::LogGamma: return run<SamplerKind::LogGamma>(a);
+    case SamplerKind::Beta: return run<SamplerKind::Beta>(a);
     case SamplerKind::Poisson: return run<SamplerKind::Poisson>(a);
     case SamplerKind::Binomial: return run<SamplerKind::Binomial>(a);
     case SamplerKind::NegativeBinomial: return run<SamplerKind::NegativeBinomial>(a);

@@ -4,6 +4,7 @@
 // what it needs; sample_element writes element i of a call. The methods are the published ones
 // NumPy's own generator uses or cites:
 //   gamma          Marsaglia & Tsang (2000), shape < 1 boosted by U^(1/shape)
+//   beta           Johnk's for a, b <= 1 (in logs where the powers underflow), else gammas
 //   Poisson        multiplication of uniforms for lam < 10; PTRS (Hoermann 1993) past it
 //   binomial       inversion for n min(p, 1-p) < 10; BTRS (Hoermann 1993) past it
 //   hypergeometric inversion searching outwards from the mode (expected steps ~ its sd)
@@ -46,6 +47,37 @@ LOOM_HD std::int64_t count(double k) { return k >= 9.2e18 ? INT64_MAX : static_c
 
 // lam is a gamma draw's multiple inside negative_binomial (the API takes no lam of its own): not
 // NaN, and saturating where no int64 count could follow it (else the loop below never ends).
+// log of a Gamma(a) draw: the boost's U^(1/a) as log(U)/a, so shapes near 0 (whose draws
+// underflow to 0) keep their order of magnitude (dirichlet's normalisation needs it).
+LOOM_HD double log_standard_gamma(Substream& s, double a) {
+  if (a != a) return a;
+  if (a == 0) return -kInf;
+  if (a < 1) {
+    const double g = gamma_mt(s, a + 1);
+    return log(g) + log(s.open_uniform()) / a;
+  }
+  return log(a == 1 ? -log(s.open_uniform()) : gamma_mt(s, a));
+}
+
+LOOM_HD double beta(Substream& s, double a, double b) {
+  if (a <= 1 && b <= 1) {
+    for (;;) {
+      const double u = s.uniform(), v = s.uniform();
+      const double x = exp(log(u) / a), y = exp(log(v) / b), sum = x + y;
+      if (sum <= 1 && sum > 0) return x / sum;
+      if (sum <= 1 && u > 0 && v > 0) {  // both powers underflowed: the ratio from their logs
+        double lx = log(u) / a, ly = log(v) / b;
+        const double top = lx > ly ? lx : ly;
+        lx -= top;
+        ly -= top;
+        return exp(lx - log(exp(lx) + exp(ly)));
+      }
+    }
+  }
+  const double x = standard_gamma(s, a), y = standard_gamma(s, b);
+  return x / (x + y);
+}
+
 LOOM_HD std::int64_t poisson(Substream& s, double lam) {
   if (!(lam > 0)) return 0;
   if (lam >= 9.2e18) return INT64_MAX;
@@ -203,6 +235,8 @@ template <SamplerKind K> LOOM_HD void sample_element(const SamplerArgs& a, std::
   const auto n = static_cast<std::int64_t>(a.a);
   switch (K) {
     case SamplerKind::StandardGamma: f[i] = standard_gamma(s, a.vec ? a.vec[i % a.k] : a.a); return;
+    case SamplerKind::LogGamma: f[i] = log_standard_gamma(s, a.vec ? a.vec[i % a.k] : a.a); return;
+    case SamplerKind::Beta: f[i] = beta(s, a.a, a.b); return;
     case SamplerKind::Poisson: z[i] = poisson(s, a.a); return;
     case SamplerKind::Binomial: z[i] = binomial(s, n, a.b); return;
     case SamplerKind::NegativeBinomial: z[i] = poisson(s, standard_gamma(s, a.a) * ((1 - a.b) / a.b)); return;

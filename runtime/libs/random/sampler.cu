@@ -26,6 +26,8 @@ void sample_device(const SamplerArgs& a, void* stream_ptr) {
   const auto stream = static_cast<cudaStream_t>(stream_ptr);
   switch (a.kind) {
     case SamplerKind::StandardGamma: return launch<SamplerKind::StandardGamma>(a, stream);
+    case SamplerKind::LogGamma: return launch<SamplerKind::LogGamma>(a, stream);
+    case SamplerKind::Beta: return launch<SamplerKind::Beta>(a, stream);
     case SamplerKind::Poisson: return launch<SamplerKind::Poisson>(a, stream);
     case SamplerKind::Binomial: return launch<SamplerKind::Binomial>(a, stream);
     case SamplerKind::NegativeBinomial: return launch<SamplerKind::NegativeBinomial>(a, stream);

@@ -131,6 +131,15 @@ TEST_CASE("beta and dirichlet: moments and the exact CDF", "[random][sampling][s
   for (double s : rows) REQUIRE(std::abs(s - 1) < 1e-12);
   const auto first = values_of(d[{loom::Slice(), 0}]);
   check_ks(first, [](double x) { return loom::test::beta_cdf_int(2, 7, x); });
+  // Tiny parameters: the gammas underflow to 0, the ratios do not (Johnk's method in logs for
+  // beta, the log-gammas' softmax for dirichlet).
+  const auto tiny = values_of(g.beta(0.01, 0.01, {kN}));
+  for (double x : tiny) REQUIRE((x >= 0 && x <= 1));
+  check_moments(tiny, 0.5, 1e-4 / (4e-4 * 1.02), 0);
+  check_moments(values_of(g.beta(0.5, 3, {kN})), 0.5 / 3.5, 1.5 / (3.5 * 3.5 * 4.5), 0);
+  const Array dt = g.dirichlet(loom::array({0.01, 0.02, 0.03}), {kN});
+  for (double s : values_of(loom::sum(dt, -1))) REQUIRE(std::abs(s - 1) < 1e-12);
+  check_moments(values_of(dt[{loom::Slice(), 0}]), 1.0 / 6, 0.01 * 0.05 / (0.0036 * 1.06), 0);
 }
 
 TEST_CASE("standard_t, laplace, logistic: moments and the exact CDF", "[random][sampling][stats]") {
