@@ -105,7 +105,7 @@ LOOM_HD std::int64_t poisson(Substream& s, double lam) {
 LOOM_HD std::int64_t binomial_low(Substream& s, std::int64_t n, double p) {
   const double q = 1 - p, dn = static_cast<double>(n);
   if (dn * p < 10) {  // inversion: P(x + 1) = P(x) ((n + 1) p/q / (x + 1) - p/q)
-    const double r = p / q, a = (dn + 1) * r, p0 = exp(dn * log(q));
+    const double r = p / q, a = (dn + 1) * r, p0 = exp(dn * log1p(-p));  // q^n, q = 1 - p unrounded
     for (;;) {
       double u = s.uniform(), px = p0;
       std::int64_t x = 0;

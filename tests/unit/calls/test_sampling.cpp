@@ -204,6 +204,8 @@ TEST_CASE("binomial, negative_binomial, geometric: the pmf by chi-square", "[ran
     check_moments(v, n * c.p, n * c.p * (1 - c.p), 0);
     check_chi_square(v, 0, c.n, [&](std::int64_t k) { return binomial_pmf(n, c.p, k); });
   }
+  // q^n for p near the rounding of 1 - p: from log1p(-p), not log(1 - p).
+  check_moments(values_of(g.binomial(std::int64_t{1} << 50, 3.0 / (1LL << 50) * 1.1, {kN})), 3.3, 3.3, 0);
   {
     const double n = 3.5, p = 0.4;
     const auto v = values_of(g.negative_binomial(n, p, {kN}));
