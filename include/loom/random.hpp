@@ -6,15 +6,18 @@
 // when a draw is *built*, so the numbers depend only on the seed and the order of the calls,
 // never on when eval() runs; the same seed gives the same bits on the GPU and on the host.
 //
-// Sampling beyond cuRAND's (lib/calls/sampling_*.cpp, lib/index/sampling_choice.cpp). Closed forms (laplace, logistic, weibull,
-// pareto, rayleigh, triangular, geometric) are fused work on uniform draws. Methods that need a
-// variable number of uniforms per element (gamma and what is built on it: beta, dirichlet,
-// chisquare, standard_t, negative_binomial; binomial, multinomial, hypergeometric, zipf, vonmises)
-// are counter-based: element i of a draw takes its uniforms from a Philox4x32-10 substream of its
-// own, keyed by the seed and numbered by the draw's position plus i (runtime/libs/sampler.hpp),
-// so they too depend only on the seed and the call order, and the host gives the GPU's bits.
-// choice, permutation, shuffle and permuted sort 64-bit random keys (a lazy barrier); choice
-// with p searches the cumulative sum of p. Values follow NumPy's distributions, not its bits.
+// Sampling beyond cuRAND's (lib/calls/sampling_*.cpp, lib/index/sampling_choice.cpp). Closed
+// forms (laplace, logistic, weibull, pareto, rayleigh, triangular, geometric) are fused work on
+// uniform draws. Methods that need a variable number of uniforms per element (gamma, beta,
+// binomial, hypergeometric, zipf, vonmises, multinomial, and what is built on gamma: dirichlet,
+// chisquare, standard_t, negative_binomial) are counter-based: element i of a draw takes its
+// uniforms from a Philox4x32-10 substream of its own, keyed by the seed and numbered by the
+// draw's position plus i (runtime/libs/sampler.hpp), so they too depend only on the seed and the
+// call order, and the host gives the GPU's bits. choice, permutation, shuffle and permuted sort
+// 64-bit random keys (a lazy barrier); choice with p searches the cumulative sum of p. Values
+// follow NumPy's distributions, not its bits. Parameters are scalars, except the probability
+// vectors (choice's p, dirichlet's alpha, multinomial's pvals), which are read on the host to be
+// checked as NumPy checks them (a synchronization when they are not evaluated yet).
 
 #include <atomic>
 #include <cstdint>
