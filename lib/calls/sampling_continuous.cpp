@@ -80,6 +80,7 @@ Array Generator::dirichlet(const Array& alpha, const Shape& size) {
   }
   const std::int64_t k = alpha.size();
   const Shape out = with_last(size, k);
+  if (out.numel() == 0) return zeros(out, DType::Float64);  // (no max over an empty axis)
   const Array shapes = asarray(values);
   const Array l = sampled("dirichlet", kind_of(SamplerKind::LogGamma), out, out.numel(), 0, 0, 0, &shapes);
   const Array e = exp(l - max(l, -1, true));

@@ -45,6 +45,8 @@ TEST_CASE("samplers give the shapes and dtypes asked for", "[random][sampling]")
   CHECK(g.gamma(2, 1, {2}).dtype() == DType::Float64);
   CHECK(g.beta(2, 3, {4, 2}).shape() == loom::Shape{4, 2});
   CHECK(g.dirichlet(loom::array({1.0, 2.0, 3.0}), {4}).shape() == loom::Shape{4, 3});
+  CHECK(g.dirichlet(loom::zeros({0}), {4}).shape() == loom::Shape{4, 0});
+  CHECK(values_of(g.dirichlet(loom::array({0.0, 2.0}), {3})) == std::vector<double>{0, 1, 0, 1, 0, 1});
   CHECK(g.multinomial(10, loom::array({0.5, 0.5}), {7}).shape() == loom::Shape{7, 2});
   CHECK(g.multinomial(10, loom::array({0.5, 0.5})).shape() == loom::Shape{2});
   for (const Array& a : {g.binomial(5, 0.5, {3}), g.negative_binomial(2, 0.5, {3}), g.geometric(0.5, {3}),
