@@ -19,6 +19,7 @@
 
 #include "graph/node.hpp"
 #include "api/builders.hpp"
+#include "calls/random_common.hpp"
 #include "calls/random_draw.hpp"
 
 namespace loom::random {
@@ -27,24 +28,10 @@ namespace {
 
 using rt::DrawKind;
 
-// Negative extents and counts past int64 (8-byte draws included): NumPy's errors.
-void check_shape(const Shape& shape, const char* op) { detail::checked_nbytes(shape, DType::Float64, op); }
-
-void check_float(DType dtype, const char* op) {
-  detail::check_dtype(dtype, op);
-  if (kind(dtype) != DKind::Float) {
-    throw DTypeError(fmt::format("Unsupported dtype {} for {}", name(dtype), op));
-  }
-}
-
-// NumPy's CONS_NON_NEGATIVE: NaN passes, -0.0 does not.
-void check_non_negative(double v, const char* what) {
-  if (!std::isnan(v) && std::signbit(v)) throw ValueError(fmt::format("{} < 0", what));
-}
-
-// The dtype a float distribution computes in: 16-bit floats are computed in float32 and
-// rounded once at the end.
-DType compute_dtype(DType dtype) { return dtype == DType::Float64 ? DType::Float64 : DType::Float32; }
+using common::check_float;
+using common::check_non_negative;
+using common::check_shape;
+using common::compute_dtype;
 
 // Significand bits of a float dtype (with the implicit one): multiples of 2^-p in [0, 1) are
 // exact in it.
@@ -143,13 +130,25 @@ Array Generator::unit(const char* op, const Shape& shape, DType dtype) {
   check_float(dtype, op);
   const std::int64_t n = shape.numel();
   if (n == 0) return zeros(shape, dtype);
-  if (dtype == DType::Float64) {
-    auto [hi, lo] = halves(bits(op, 2 * n), shape);
-    return (((hi << 32) | lo) >> 11).astype(DType::Float64) * 0x1p-53;
-  }
+  if (dtype == DType::Float64) return (words64(op, shape) >> 11).astype(DType::Float64) * 0x1p-53;
   const int p = significand_bits(dtype);
   const Array w = bits(op, n).reshape(shape);
   return ((w >> (32 - p)).astype(DType::Float32) * std::ldexp(1.0, -p)).astype(dtype);
+}
+
+// float64 on (0, 1), symmetric about 1/2: (2 j + 1) 2^-53 for j the top 52 bits of a 64-bit
+// word, never 0 or 1 (for methods taking log u and log(1 - u) alike).
+Array Generator::open_unit(const char* op, const Shape& shape) {
+  return ((words64(op, shape) >> 12) * 2 + 1).astype(DType::Float64) * 0x1p-53;
+}
+
+// 64-bit words of `shape` (two 32-bit words each, the first the high half).
+Array Generator::words64(const char* op, const Shape& shape) {
+  check_shape(shape, op);
+  const std::int64_t n = shape.numel();
+  if (n == 0) return zeros(shape, DType::UInt64);
+  auto [hi, lo] = halves(bits(op, 2 * n), shape);
+  return (hi << 32) | lo;
 }
 
 Array Generator::random(const Shape& shape, DType dtype) { return unit("random", shape, dtype); }

@@ -16,6 +16,7 @@
 #include <loom/loom.hpp>
 
 #include "support/gpu_support.hpp"
+#include "support/sampling_stats.hpp"
 
 using loom::Array;
 using loom::DType;
@@ -25,19 +26,8 @@ namespace {
 
 constexpr std::int64_t kN = 1 << 22;
 
-std::vector<double> values(const Array& a) { return a.astype(DType::Float64).ravel().to_host<double>(); }
-
-void check_moments(const std::vector<double>& v, double mean, double var, double mu4) {
-  double m = 0, s = 0;
-  for (double x : v) m += x;
-  m /= static_cast<double>(v.size());
-  for (double x : v) s += (x - m) * (x - m);
-  s /= static_cast<double>(v.size());
-  const double n = static_cast<double>(v.size());
-  INFO("sample mean " << m << " (want " << mean << "), variance " << s << " (want " << var << ")");
-  CHECK(std::abs(m - mean) < 6 * std::sqrt(var / n));
-  if (mu4 > 0) CHECK(std::abs(s - var) < 6 * std::sqrt((mu4 - var * var) / n));
-}
+using loom::test::check_moments;
+constexpr auto values = loom::test::values_of;
 
 bool same_bytes(const loom::ref::HostArray& a, const loom::ref::HostArray& b) {
   return a.dtype == b.dtype && a.shape == b.shape && a.data == b.data;
