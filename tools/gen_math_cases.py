@@ -124,6 +124,8 @@ def call(fn, *args, calls=None):  # calls: another table's functions (gen_sets_c
         name = type(e).__name__
         if name == "AxisError":
             name = "IndexError"
+        if name == "UFuncTypeError":  # (a TypeError: loom's DTypeError)
+            name = "TypeError"
         if name == "RuntimeError":  # (np.cov's weight shapes: loom's ShapeError)
             name = "ValueError"
         line += "error %s|%s" % (name, str(e).replace("\n", "\\n"))

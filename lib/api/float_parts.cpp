@@ -5,8 +5,10 @@
 // else three), frexp finds the exponent by log2 and corrects it by one either way, and float16's
 // (and bfloat16's) nextafter steps by the ulp of x's binade, computed in float32.
 
+#include <cctype>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <span>
 
 #include <fmt/format.h>
@@ -42,12 +44,10 @@ struct Binades {
   int mantissa, emin, emax;
 };
 Binades binades(DType t) {
-  switch (t) {
-    case DType::Float16: return {10, -14, 15};
-    case DType::BFloat16: return {7, -126, 127};
-    case DType::Float32: return {23, -126, 127};
-    default: return {52, -1022, 1023};
-  }
+  if (t == DType::Float16) return {10, -14, 15};
+  if (t == DType::BFloat16) return {7, -126, 127};
+  if (t == DType::Float32) return {23, -126, 127};
+  return {52, -1022, 1023};
 }
 
 // 2^k for an integral float array k, in dtype t (exact: exp2 of an integer is a power of two).
@@ -94,8 +94,28 @@ Array next_small_float(const Array& x_in, const Array& y_in, DType t) {
 }  // namespace
 
 Array fmod(const Array& a, const Array& b) { return detail::binary(Op::Fmod, a, b); }
-Array gcd(const Array& a, const Array& b) { return detail::binary(Op::Gcd, a, b); }
-Array lcm(const Array& a, const Array& b) { return detail::binary(Op::Lcm, a, b); }
+namespace {
+
+// NumPy's gcd and lcm have integer loops only (bool with bool has none either).
+Array integer_only(Op op, const Array& a, const Array& b) {
+  const DType common = result_type(a, b);
+  if (!is_integer(common) || is_bool(common)) {
+    const auto cls = [](DType t) {
+      std::string n(name(t));
+      n[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(n[0])));
+      if (n.rfind("Uint", 0) == 0 || n.rfind("Bfloat", 0) == 0) n[1] = static_cast<char>(std::toupper(n[1]));
+      return fmt::format("<class 'numpy.dtypes.{}DType'>", n);
+    };
+    throw DTypeError(fmt::format("ufunc '{}' did not contain a loop with signature matching types ({}, {}) -> None",
+                                 op == Op::Gcd ? "gcd" : "lcm", cls(a.dtype()), cls(b.dtype())));
+  }
+  return detail::binary(op, a, b);
+}
+
+}  // namespace
+
+Array gcd(const Array& a, const Array& b) { return integer_only(Op::Gcd, a, b); }
+Array lcm(const Array& a, const Array& b) { return integer_only(Op::Lcm, a, b); }
 
 Array nextafter(const Array& a, const Array& b) {
   const Array n = detail::binary(Op::Nextafter, a, b);
@@ -106,7 +126,10 @@ Array nextafter(const Array& a, const Array& b) {
 Array spacing(const Array& a) {
   const DType t = float_of(a, "spacing");
   const Array x = a.astype(t);
-  return nextafter(x, copysign(Array(std::numeric_limits<double>::infinity()).astype(t), x)) - x;
+  const Array inf = Array(std::numeric_limits<double>::infinity()).astype(t);
+  // (NumPy's float16 spacing is the step up, positive for negative x too: npy_half_spacing)
+  if (t == DType::Float16 || t == DType::BFloat16) return nextafter(x, inf) - x;
+  return nextafter(x, copysign(inf, x)) - x;
 }
 
 std::pair<Array, Array> modf(const Array& a) {

@@ -4,6 +4,7 @@
 // GPU tests (which read the file relative to the repository root, their working directory).
 
 #include <cmath>
+#include <cstdlib>
 #include <complex>
 #include <fstream>
 #include <memory>
@@ -56,6 +57,9 @@ inline DType dtype_named(const std::string& n) {
   throw std::runtime_error("no dtype " + n);
 }
 
+// A number as Python prints it (subnormals too: std::stod throws for those, strtod does not).
+inline double to_double(const std::string& s) { return std::strtod(s.c_str(), nullptr); }
+
 inline ManipArg parse_arg(const std::vector<std::string>& tok, std::size_t& at) {
   const std::string t = tok[at++];
   ManipArg a;
@@ -81,7 +85,7 @@ inline ManipArg parse_arg(const std::vector<std::string>& tok, std::size_t& at) 
       const DType dt = dtype_named(rest.substr(c1 + 1, c2 - c1 - 1));
       std::vector<double> vals;
       for (const std::string& v : split(rest.substr(c2 + 1), ',')) {
-        if (!v.empty()) vals.push_back(std::stod(v));
+        if (!v.empty()) vals.push_back(to_double(v));
       }
       a.array = (vals.empty() ? zeros(shape, DType::Float64) : asarray(std::span<const double>(vals), shape)).astype(dt).eval();
       break;
@@ -92,14 +96,14 @@ inline ManipArg parse_arg(const std::vector<std::string>& tok, std::size_t& at) 
       const DType dt = dtype_named(rest.substr(c1 + 1, c2 - c1 - 1));
       std::vector<double> parts;
       for (const std::string& v : split(rest.substr(c2 + 1), ',')) {
-        if (!v.empty()) parts.push_back(std::stod(v));
+        if (!v.empty()) parts.push_back(to_double(v));
       }
       std::vector<std::complex<double>> vals;
       for (std::size_t k = 0; k + 1 < parts.size(); k += 2) vals.emplace_back(parts[k], parts[k + 1]);
       a.array = asarray(std::span<const std::complex<double>>(vals), shape).astype(dt).eval();
       break;
     }
-    case 'f': a.f = std::stod(rest); break;
+    case 'f': a.f = to_double(rest); break;
     case 'i': a.i = std::stoll(rest); break;
     case 'l': a.list = parse_values(rest); break;
     case 'p':
@@ -128,7 +132,7 @@ inline ManipResult parse_result(const std::vector<std::string>& tok, std::size_t
     const std::string vals = tok[at++];
     if (vals.empty()) return r;
     for (const std::string& v : split(vals, ',')) {
-      r.values.push_back(v == "nan" ? NAN : v == "inf" ? INFINITY : v == "-inf" ? -INFINITY : std::stod(v));
+      r.values.push_back(v == "nan" ? NAN : v == "inf" ? INFINITY : v == "-inf" ? -INFINITY : to_double(v));
     }
   }
   return r;
