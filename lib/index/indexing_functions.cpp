@@ -93,7 +93,7 @@ void copyto(Array& dst, const Array& src, const std::string& casting, const Arra
   else if (casting == "safe") ok = weak_fits(src, to) || can_cast_safe(from, to);
   else if (casting == "same_kind") ok = weak_fits(src, to) || calls::same_kind(from, to);
   else if (casting == "unsafe") ok = true;
-  else throw ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe'");
+  else throw ValueError(fmt::format("casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe' (got '{}')", casting));
   if (!ok) cannot_cast(src, to, casting.c_str());
   detail::check_written_scalar(src, dst.dtype());
   const Array s = as_dtype(fit_value(src, dst.shape()), dst.dtype());
