@@ -262,6 +262,28 @@ class Array {
   std::shared_ptr<detail::PendingRead> pending_;
 };
 
+// NumPy's keyword arguments of the reductions; each function reads the fields it has (ddof:
+// var and std; dtype: sum, prod, mean, var, std and their nan forms). {} is ambiguous with
+// Axes{}: leave the argument out instead.
+//   where: a bool array broadcast to the input's shape; only its True elements are reduced (a
+// where(mask, x, identity) in the reduction's prologue: still one kernel). sum, prod, nansum,
+// max, min, mean, nanmean, var, std, any, alltrue. mean, var and std count the selected elements.
+//   initial: the value the reduction starts from (a C++ number or a 0-d array, cast to the
+// result's dtype): sum, prod, nansum, max, min. max and min with `where` need it (ValueError
+// "reduction operation 'maximum' does not have an identity, so to use a where mask one has to
+// specify 'initial'"); with it, an empty selection gives it.
+// A function NumPy's lacks the field for refuses it (DTypeError, NumPy's TypeError "mean() got an
+// unexpected keyword argument 'initial'").
+struct ReduceOptions {
+  detail::NamedOnly by_name{};  // (fill the fields by name: {.axis = 1, .keepdims = true})
+  Axes axis{};
+  bool keepdims = false;
+  std::optional<DType> dtype{};
+  std::int64_t ddof = 0;
+  std::optional<Array> where{};
+  std::optional<Array> initial{};
+};
+
 // How a write combines the value with what is there (the .at() family and the op= operators).
 enum class WriteOp { Set, Add, Subtract, Multiply, Divide, FloorDivide, Remainder, Power, Min, Max,
                      BitAnd, BitOr, BitXor, LeftShift, RightShift };

@@ -1,7 +1,7 @@
 #pragma once
-// The axes of a reduction, and the options of the reductions as a struct with named fields
-// (NumPy's keyword arguments): loom::sum(x, {.axis = 1, .keepdims = true}),
-// x.std({.axis = 0, .ddof = 1}).
+// The axes of a reduction (the options of the reductions as a struct with named fields, NumPy's
+// keyword arguments, are ReduceOptions in array.hpp: loom::sum(x, {.axis = 1, .keepdims = true}),
+// x.std({.axis = 0, .ddof = 1})).
 
 #include <concepts>
 #include <cstdint>
@@ -51,15 +51,8 @@ struct NamedOnly {
 };
 }  // namespace detail
 
-// NumPy's keyword arguments of the reductions; each function reads the fields it has (ddof:
-// var and std; dtype: sum, prod, mean, var, std and their nan forms). {} is ambiguous with
-// Axes{}: leave the argument out instead.
-struct ReduceOptions {
-  detail::NamedOnly by_name{};  // (fill the fields by name: {.axis = 1, .keepdims = true})
-  Axes axis{};
-  bool keepdims = false;
-  std::optional<DType> dtype{};
-  std::int64_t ddof = 0;
-};
+// NumPy's keyword arguments of the reductions (ReduceOptions) hold arrays (where=, initial=): the
+// struct is defined in array.hpp, after Array.
+struct ReduceOptions;
 
 }  // namespace loom

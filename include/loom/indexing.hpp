@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <optional>
 #include <span>
+#include <string>
 
 #include <loom/array.hpp>
 
@@ -18,8 +19,9 @@ namespace loom {
 [[nodiscard]] Array take(const Array& a, const Array& indices, std::optional<int> axis = std::nullopt,
                          TakeMode mode = TakeMode::Raise);
 // np.take_along_axis: out[..., j, ...] = a[..., indices[..., j, ...], ...] along `axis`; a and
-// indices have the same number of dims and broadcast along the others.
-[[nodiscard]] Array take_along_axis(const Array& a, const Array& indices, int axis);
+// indices have the same number of dims and broadcast along the others. axis none: a flattened,
+// indices 1-d (ValueError "when axis=None, `indices` must have a single dimension.").
+[[nodiscard]] Array take_along_axis(const Array& a, const Array& indices, std::optional<int> axis = -1);
 
 }  // namespace loom
 
@@ -34,7 +36,11 @@ void putmask(Array& a, const Array& mask, const Array& values);
 // (ValueError "Cannot insert from an empty array!" when values is empty and mask is not).
 void place(Array& a, const Array& mask, const Array& values);
 // np.copyto(dst, src, casting="same_kind", where): src broadcast to dst's shape, where `where`.
+// casting: "no", "equiv" (dtypes equal), "safe", "same_kind", "unsafe"; a refused cast is a
+// DTypeError in NumPy's words ("Cannot cast array data from dtype('float64') to dtype('int32')
+// according to the rule 'same_kind'").
 void copyto(Array& dst, const Array& src, const Array& where = Array(true));
+void copyto(Array& dst, const Array& src, const std::string& casting, const Array& where = Array(true));
 // np.put: a.flat[ind] = v (v repeated when shorter; the last of duplicate indices wins).
 void put(Array& a, const Array& ind, const Array& v, TakeMode mode = TakeMode::Raise);
 // np.put_along_axis: arr[..., indices[..., j, ...], ...] = values along `axis`.
@@ -42,8 +48,10 @@ void put_along_axis(Array& arr, const Array& indices, const Array& values, int a
 // np.select: at each position the choice of the first True condition, else default.
 [[nodiscard]] Array select(const std::vector<Array>& condlist, const std::vector<Array>& choicelist,
                            const Array& default_value = Array(0));
-// np.choose (mode raise): choices[a[i]] at i, a and the choices broadcast together.
-[[nodiscard]] Array choose(const Array& a, const std::vector<Array>& choices);
+// np.choose: choices[a[i]] at i, a and the choices broadcast together. mode Raise: an entry
+// outside [0, n) is a ValueError "invalid entry in choice array" (checked at once: one
+// synchronization); Wrap: taken modulo n; Clip: clipped to [0, n - 1] (lazy, no read back).
+[[nodiscard]] Array choose(const Array& a, const std::vector<Array>& choices, TakeMode mode = TakeMode::Raise);
 // np.compress and np.extract (EAGER, as a bool-mask read: the count decides the size).
 [[nodiscard]] Array compress(const Array& condition, const Array& a, std::optional<int> axis = std::nullopt);
 [[nodiscard]] Array extract(const Array& condition, const Array& a);

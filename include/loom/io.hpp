@@ -18,14 +18,30 @@ namespace loom {
 
 // Writes `a` to `path` (".npy" is appended when the name lacks it, as np.save does).
 void save(const std::string& path, const Array& a);
-// Reads the array in `path` (a .npy file) onto the current device.
-Array load(const std::string& path, LOOM_HERE);
+// What np.load gives for an .npz archive (NumPy's NpzFile): the arrays by name (".npy" dropped),
+// and `files`, their names in the archive's order. z["x"] of a name not there is an IndexError
+// "x is not a file in the archive" (NumPy's KeyError).
+class NpzFile : public std::map<std::string, Array> {
+ public:
+  std::vector<std::string> files;
+  const Array& operator[](const std::string& name) const;
+  Array& operator[](const std::string& name);
+};
+
+// Reads the array in `path` (a .npy file) onto the current device: load(path). load<NpzFile>(path)
+// reads an .npz archive (np.load's answer for one); each refuses the other kind of file.
+template <class T = Array>
+T load(const std::string& path, LOOM_HERE);
+template <>
+Array load<Array>(const std::string& path, std::source_location caller);
+template <>
+NpzFile load<NpzFile>(const std::string& path, std::source_location caller);
 
 // .npz archives: one "<name>.npy" member per array, stored (savez) or deflated with zlib
 // (savez_compressed); ".npz" is appended when the name lacks it. load_npz reads NumPy's (and
 // any zip of .npy members, ZIP64 ones included) and gives the arrays by name (".npy" dropped).
 void savez(const std::string& path, const std::vector<std::pair<std::string, Array>>& arrays);
 void savez_compressed(const std::string& path, const std::vector<std::pair<std::string, Array>>& arrays);
-std::map<std::string, Array> load_npz(const std::string& path, LOOM_HERE);
+NpzFile load_npz(const std::string& path, LOOM_HERE);
 
 }  // namespace loom

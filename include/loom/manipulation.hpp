@@ -38,10 +38,24 @@ namespace loom {
 [[nodiscard]] Array column_stack(const std::vector<Array>& arrays);  // 1-d inputs become columns
 // values appended to arr along axis (axis none: both flattened).
 [[nodiscard]] Array append(const Array& arr, const Array& values, std::optional<std::int64_t> axis = std::nullopt);
-// np.block of a 1-level or 2-level nesting: the last level joins along the last axis, the one
-// before along the second to last (inputs brought to a common ndim with leading 1s).
-[[nodiscard]] Array block(const std::vector<Array>& row);
-[[nodiscard]] Array block(const std::vector<std::vector<Array>>& rows);
+// np.block's argument: an array, or a list of items, nested to any depth ({{a, b}, {c, d}}).
+// A braced list is a list; named vectors of arrays (one or two levels) convert too.
+struct BlockItem {
+  BlockItem(const Array& a) : array(a), leaf(true) {}                                  // NOLINT
+  BlockItem(std::initializer_list<BlockItem> list) : items(list) {}                     // NOLINT
+  BlockItem(std::vector<BlockItem> list) : items(std::move(list)) {}                   // NOLINT
+  BlockItem(const std::vector<Array>& list) : items(list.begin(), list.end()) {}       // NOLINT
+  BlockItem(const std::vector<std::vector<Array>>& rows) : items(rows.begin(), rows.end()) {}  // NOLINT
+  Array array;                   // the leaf's array (leaf true)
+  std::vector<BlockItem> items;  // the list's items (leaf false)
+  bool leaf = false;
+};
+// np.block: lists nested to depth d join their innermost level along the last axis, the level
+// before along the second to last, ...; the arrays are brought to max(d, their ndim) dims with
+// leading 1s first. Every array sits at the same depth (ValueError "List depths are mismatched.
+// First element was at depth 2, but there is an element at depth 1 (arrays[1])"); no list is
+// empty ("List at arrays[1] cannot be empty"). One lazy concatenation.
+[[nodiscard]] Array block(const BlockItem& arrays);
 
 // --- splitting: views, in order ---
 // As NumPy's: an integer is a number of sections (equal parts; ValueError when the extent does
@@ -71,17 +85,36 @@ namespace loom {
 [[nodiscard]] std::vector<Array> unstack(const Array& a, std::int64_t axis = 0);
 
 // --- inserting and deleting at static positions (a concatenation of the kept pieces) ---
-// What np.delete and np.insert take as obj: a position, several, or a slice.
-using Positions = std::variant<std::int64_t, std::vector<std::int64_t>, Slice>;
+// What np.delete and np.insert take as obj: a position, several, a slice, or an array: integer
+// positions (0-d: one position) or, for delete_, a bool mask of the axis' length (its True
+// positions go). An array obj is read back first (one synchronization: the output's size
+// depends on its values); the rest is lazy. A braced list is several positions:
+// delete_(a, {2, 5}).
+using Positions = std::variant<std::int64_t, std::vector<std::int64_t>, Slice, Array>;
 [[nodiscard]] Array delete_(const Array& arr, const Positions& obj, std::optional<std::int64_t> axis = std::nullopt);
+[[nodiscard]] Array delete_(const Array& arr, std::initializer_list<std::int64_t> obj,
+                            std::optional<std::int64_t> axis = std::nullopt);
 // values cast to arr's dtype; before one position, a block along axis (values with arr's dims,
-// leading 1s added); before each of several, one slice each (values broadcast to them).
+// leading 1s added); before each of several, one slice each (values broadcast to them). A bool
+// obj counts as its integers (False 0, True 1), as NumPy 2 still does.
 [[nodiscard]] Array insert(const Array& arr, const Positions& obj, const Array& values,
+                           std::optional<std::int64_t> axis = std::nullopt);
+[[nodiscard]] Array insert(const Array& arr, std::initializer_list<std::int64_t> obj, const Array& values,
                            std::optional<std::int64_t> axis = std::nullopt);
 
 // --- repeating and rolling ---
 [[nodiscard]] Array tile(const Array& a, const std::vector<std::int64_t>& reps);
+[[nodiscard]] Array tile(const Array& a, std::int64_t reps);  // np.tile(a, 3): reps (3,)
 [[nodiscard]] Array repeat(const Array& a, std::int64_t repeats, std::optional<std::int64_t> axis = std::nullopt);
+// One count per element along axis (one count: all of them). ValueError "repeats may not contain
+// negative values." and "operands could not be broadcast together with shape (3,) (2,)". Host
+// counts: a lazy gather of known size. Device counts (integers, 0-d or 1-d): their total and
+// smallest are read back (one synchronization: the size depends on them), the gather stays lazy.
+[[nodiscard]] Array repeat(const Array& a, const std::vector<std::int64_t>& repeats,
+                           std::optional<std::int64_t> axis = std::nullopt);
+[[nodiscard]] Array repeat(const Array& a, std::initializer_list<std::int64_t> repeats,
+                           std::optional<std::int64_t> axis = std::nullopt);
+[[nodiscard]] Array repeat(const Array& a, const Array& repeats, std::optional<std::int64_t> axis = std::nullopt);
 [[nodiscard]] Array roll(const Array& a, std::int64_t shift, std::optional<std::int64_t> axis = std::nullopt);
 [[nodiscard]] Array roll(const Array& a, const std::vector<std::int64_t>& shift, const std::vector<std::int64_t>& axis);
 // The array's elements in C order, repeated cyclically to fill new_shape (np.resize).
@@ -93,6 +126,9 @@ struct PadOptions {
   // "mean", "median", "empty" (NumPy leaves those values undefined; loom writes zeros).
   std::string mode = "constant";
   double constant_value = 0;  // mode "constant" (cast to the array's dtype)
+  // mode "constant", per side: (before, after) per axis or one pair for all; empty: constant_value
+  // on every side. As NumPy's, the axes are padded in order, so a corner takes the later axis' value.
+  std::vector<std::pair<double, double>> constant_values = {};
   // mode "linear_ramp": the values the ramps start from, (before, after) per axis or one pair for
   // all; empty: 0. A ramp runs from the end value towards the edge (np.linspace, endpoint=False;
   // computed in float64 and floored for integer arrays, as NumPy's).
@@ -104,9 +140,11 @@ struct PadOptions {
   // 2 * edge - value, NumPy's extension of the trend, chunk by chunk past the array's length).
   std::string reflect_type = "even";
 };
-// (before, after) for every axis, or one pair for all, or one width for all.
+// (before, after) for every axis ({{1, 2}, {0, 3}}), or one pair for all (pad(a, {1, 2})), or one
+// width for all (pad(a, 2)).
 [[nodiscard]] Array pad(const Array& a, const std::vector<std::pair<std::int64_t, std::int64_t>>& pad_width,
                         const PadOptions& options = {});
+[[nodiscard]] Array pad(const Array& a, std::pair<std::int64_t, std::int64_t> pad_width, const PadOptions& options = {});
 [[nodiscard]] Array pad(const Array& a, std::int64_t pad_width, const PadOptions& options = {});
 
 // --- diagonals and triangles ---

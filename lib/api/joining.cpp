@@ -16,6 +16,7 @@
 #include <loom/ops.hpp>
 
 #include "api/builders.hpp"
+#include "api/positions.hpp"
 
 namespace loom {
 
@@ -231,37 +232,71 @@ Array append(const Array& arr, const Array& values, std::optional<std::int64_t> 
   return concatenate({arr, values}, axis);
 }
 
-Array block(const std::vector<Array>& row) {
-  if (row.empty()) throw ValueError("Lists cannot be empty");
-  int nd = 1;
-  for (const Array& a : row) nd = std::max(nd, a.ndim());
-  std::vector<Array> r;
-  for (const Array& a : row) {
-    Shape s = Shape::filled(nd - a.ndim(), 1);
-    for (int d = 0; d < a.ndim(); ++d) s.push_back(a.shape()[d]);
-    r.push_back(detail::reshaped(a, s));
-  }
-  return concatenate(r, -1);
+// --- block ---
+
+namespace {
+
+// Where np.block's check found the first array (or empty list) of a nesting: its index, and
+// whether it ends in an empty list (NumPy's None). Its depth is the index's length, plus one for
+// the empty list.
+struct BlockBottom {
+  std::vector<std::int64_t> index;
+  bool empty = false;
+  int max_ndim = 0;  // the most dims of the arrays in the nesting
+  std::size_t depth() const { return index.size() + (empty ? 1 : 0); }
+};
+
+std::string block_index(const std::vector<std::int64_t>& index) {
+  std::string s = "arrays";
+  for (std::int64_t i : index) s += fmt::format("[{}]", i);
+  return s;
 }
 
-Array block(const std::vector<std::vector<Array>>& rows) {
-  if (rows.empty()) throw ValueError("Lists cannot be empty");
-  int nd = 2;
-  for (const auto& row : rows) {
-    for (const Array& a : row) nd = std::max(nd, a.ndim());
-  }
-  std::vector<Array> joined;
-  for (const auto& row : rows) {
-    if (row.empty()) throw ValueError("Lists cannot be empty");
-    std::vector<Array> r;
-    for (const Array& a : row) {
-      Shape s = Shape::filled(nd - a.ndim(), 1);
-      for (int d = 0; d < a.ndim(); ++d) s.push_back(a.shape()[d]);
-      r.push_back(detail::reshaped(a, s));
+// NumPy's _block_check_depths_match: every array at one depth, read in order.
+BlockBottom block_bottom(const BlockItem& x, const std::vector<std::int64_t>& at) {
+  if (x.leaf) return {at, false, x.array.ndim()};
+  if (x.items.empty()) return {at, true, 0};
+  const auto item_at = [&](std::size_t k) {
+    std::vector<std::int64_t> i = at;
+    i.push_back(static_cast<std::int64_t>(k));
+    return block_bottom(x.items[k], i);
+  };
+  BlockBottom first = item_at(0);
+  int max_ndim = first.max_ndim;
+  for (std::size_t k = 1; k < x.items.size(); ++k) {
+    const BlockBottom b = item_at(k);
+    max_ndim = std::max(max_ndim, b.max_ndim);
+    if (b.depth() != first.depth()) {
+      throw ValueError(fmt::format("List depths are mismatched. First element was at depth {}, but there is an element "
+                                   "at depth {} ({})",
+                                   first.depth(), b.depth(), block_index(b.index)));
     }
-    joined.push_back(concatenate(r, -1));
+    if (b.empty) first = b;  // an empty list at the bottom is reported
   }
-  return concatenate(joined, -2);
+  first.max_ndim = max_ndim;
+  return first;
+}
+
+// The nesting joined: the level at `depth` along axis -(list_depth - depth), each array first
+// given `ndim` dims with leading 1s.
+Array block_join(const BlockItem& x, int list_depth, int ndim, int depth) {
+  if (depth == list_depth) {
+    Shape s = Shape::filled(ndim - x.array.ndim(), 1);
+    for (int d = 0; d < x.array.ndim(); ++d) s.push_back(x.array.shape()[d]);
+    return s.size() == x.array.ndim() ? x.array : detail::reshaped(x.array, s);
+  }
+  std::vector<Array> parts;
+  for (const BlockItem& item : x.items) parts.push_back(block_join(item, list_depth, ndim, depth + 1));
+  return concatenate(parts, -(list_depth - depth));
+}
+
+}  // namespace
+
+Array block(const BlockItem& arrays) {
+  const BlockBottom b = block_bottom(arrays, {});
+  if (b.empty) throw ValueError(fmt::format("List at {} cannot be empty", block_index(b.index)));
+  const int list_depth = static_cast<int>(b.depth());
+  return block_join(arrays, list_depth, std::max(list_depth, b.max_ndim), 0);
 }
 
 // --- splitting ---
@@ -371,7 +406,7 @@ std::vector<Array> unstack(const Array& a, std::int64_t axis) {
 namespace {
 
 // The positions obj names along an axis of extent n, each in [0, n) (insert: [0, n]).
-std::vector<std::int64_t> positions(const Positions& obj, std::int64_t n, int axis, bool insert) {
+std::vector<std::int64_t> positions(const detail::HostPositions& obj, std::int64_t n, int axis, bool insert) {
   std::vector<std::int64_t> out;
   if (const auto* s = std::get_if<Slice>(&obj)) {
     const std::vector<Index> one{Index(*s)};
@@ -394,7 +429,9 @@ std::vector<std::int64_t> positions(const Positions& obj, std::int64_t n, int ax
 
 }  // namespace
 
-Array delete_(const Array& arr_in, const Positions& obj, std::optional<std::int64_t> axis_in) {
+namespace detail {
+
+Array delete_at(const Array& arr_in, const HostPositions& obj, std::optional<std::int64_t> axis_in) {
   const Array arr = axis_in ? arr_in : detail::reshaped(arr_in, {arr_in.size()});
   const int axis = axis_of(axis_in.value_or(0), arr.ndim());
   const std::int64_t n = arr.shape()[axis];
@@ -415,7 +452,7 @@ Array delete_(const Array& arr_in, const Positions& obj, std::optional<std::int6
   return concatenate(keep, axis);
 }
 
-Array insert(const Array& arr_in, const Positions& obj, const Array& values, std::optional<std::int64_t> axis_in) {
+Array insert_at(const Array& arr_in, const HostPositions& obj, const Array& values, std::optional<std::int64_t> axis_in) {
   const Array arr = axis_in ? arr_in : detail::reshaped(arr_in, {arr_in.size()});
   const int axis = axis_of(axis_in.value_or(0), arr.ndim());
   const std::int64_t n = arr.shape()[axis];
@@ -460,5 +497,7 @@ Array insert(const Array& arr_in, const Positions& obj, const Array& values, std
   }
   return concatenate(parts, axis);
 }
+
+}  // namespace detail
 
 }  // namespace loom

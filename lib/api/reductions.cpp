@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include <loom/creation.hpp>
 #include <loom/errors.hpp>
 #include <loom/ops.hpp>
 
@@ -129,6 +130,15 @@ Array mean_keep(const Array& x, const Plan& p, std::optional<DType> dtype) {
   const auto [out, acc] = mean_dtypes(x.dtype(), dtype);
   const Array s = reduce(prologue(x, out), sum_kind(acc), p);
   return astype(s / Array(p.count), out);  // a weak count: a float sum keeps its dtype
+}
+
+// The mean of the elements where `keep` (a's shape) is True: their sum / their count (NaN where
+// there are none). NumPy divides in the sum's dtype (its _divide_by_count), not in float64.
+Array masked_mean_keep(const Array& a, const Array& keep, const Plan& p, std::optional<DType> dtype) {
+  const auto [out, acc] = mean_dtypes(a.dtype(), dtype);
+  const Array total = reduce(prologue(where(keep, a, zeros({}, a.dtype())), out), sum_kind(acc), p);
+  const Array count = reduce(astype(keep, DType::Int64), ReduceKind::Sum, p);
+  return astype(total / astype(count, detail::real_type_for(acc)), out);
 }
 
 // The extrema of bools are any (max) and all (min); float16/bfloat16 compare in float32 (exactly).
@@ -287,12 +297,7 @@ template <int>
 Array nanmean(const Array& a, const Axes& axis, bool keepdims, std::optional<DType> dtype) {
   if (!is_inexact(a.dtype())) return mean(a, axis, keepdims, dtype);
   const Plan p = plan_axes(a.shape(), axis);
-  const auto [out, acc] = mean_dtypes(a.dtype(), dtype);
-  const Array nan = isnan(a);
-  const Array total = reduce(prologue(where(nan, 0, a), out), sum_kind(acc), p);
-  const Array count = reduce(astype(logical_not(nan), DType::Int64), ReduceKind::Sum, p);
-  // NumPy divides in the sum's dtype (its _divide_by_count), not in float64.
-  return finish(astype(total / astype(count, detail::real_type_for(acc)), out), p, keepdims);
+  return finish(masked_mean_keep(a, logical_not(isnan(a)), p, dtype), p, keepdims);
 }
 
 template <int>
@@ -406,23 +411,149 @@ Array AllSlice::operator()(const Array& a, const Axes& axis, bool keepdims) cons
 
 }  // namespace loom
 
-// --- keyword arguments by name (axes.hpp's ReduceOptions) ---
+// --- keyword arguments by name (array.hpp's ReduceOptions) ---
+// where= replaces the elements it leaves out by the reduction's identity (a where in the
+// prologue), initial= combines with the result (an epilogue); mean, var and std count only the
+// selected elements.
 
 namespace loom {
 
-Array sum(const Array& a, const ReduceOptions& o) { return sum(a, o.axis, o.keepdims, o.dtype); }
-Array prod(const Array& a, const ReduceOptions& o) { return prod(a, o.axis, o.keepdims, o.dtype); }
-Array nansum(const Array& a, const ReduceOptions& o) { return nansum(a, o.axis, o.keepdims, o.dtype); }
-Array mean(const Array& a, const ReduceOptions& o) { return mean(a, o.axis, o.keepdims, o.dtype); }
-Array nanmean(const Array& a, const ReduceOptions& o) { return nanmean(a, o.axis, o.keepdims, o.dtype); }
-Array var(const Array& a, const ReduceOptions& o) { return var(a, o.axis, o.keepdims, o.ddof, o.dtype); }
-Array std(const Array& a, const ReduceOptions& o) { return loom::std(a, o.axis, o.keepdims, o.ddof, o.dtype); }
-Array max(const Array& a, const ReduceOptions& o) { return max(a, o.axis, o.keepdims); }
-Array min(const Array& a, const ReduceOptions& o) { return min(a, o.axis, o.keepdims); }
-Array ptp(const Array& a, const ReduceOptions& o) { return ptp(a, o.axis, o.keepdims); }
-Array any(const Array& a, const ReduceOptions& o) { return any(a, o.axis, o.keepdims); }
-Array alltrue(const Array& a, const ReduceOptions& o) { return alltrue(a, o.axis, o.keepdims); }
-Array count_nonzero(const Array& a, const ReduceOptions& o) { return count_nonzero(a, o.axis, o.keepdims); }
-Array logsumexp(const Array& a, const ReduceOptions& o) { return logsumexp(a, o.axis, o.keepdims); }
+namespace {
+
+enum Keyword : unsigned { kWhere = 1, kInitial = 2 };
+
+// NumPy's TypeError for a keyword its function lacks.
+void accept_only(const char* fn, const ReduceOptions& o, unsigned accepted) {
+  const auto refuse = [&](const char* kw) {
+    throw DTypeError(fmt::format("{}() got an unexpected keyword argument '{}'", fn, kw));
+  };
+  if (o.where && !(accepted & kWhere)) refuse("where");
+  if (o.initial && !(accepted & kInitial)) refuse("initial");
+}
+
+// where= as a bool array of a's shape (NumPy casts it to bool under the safe rule).
+Array where_of(const Array& a, const Array& w) {
+  if (w.dtype() != DType::Bool) {
+    throw DTypeError(fmt::format("Cannot cast array data from dtype('{}') to dtype('bool') according to the rule 'safe'",
+                                 name(w.dtype())));
+  }
+  return w.shape() == a.shape() ? w : w.broadcast_to(a.shape());
+}
+
+Array value_in(const Array& v, DType t) {
+  const Array s = v.ndim() == 0 ? v : v.reshape({});
+  return astype(s, t);
+}
+
+// a where the mask selects, `fill` (cast to a's dtype) elsewhere.
+Array selected(const Array& a, const ReduceOptions& o, const Array& fill) {
+  return o.where ? where(where_of(a, *o.where), a, value_in(fill, a.dtype())) : a;
+}
+
+// The result combined with initial= (in the result's dtype): added, or multiplied.
+Array with_initial(const Array& r, const ReduceOptions& o, bool product) {
+  if (!o.initial) return r;
+  const Array init = value_in(*o.initial, r.dtype());
+  return product ? r * init : r + init;
+}
+
+// max / min: the selected elements and initial; an empty reduction gives initial.
+Array extremum_of(const Array& a, const ReduceOptions& o, bool is_max) {
+  const char* ufunc = is_max ? "maximum" : "minimum";
+  if (o.where && !o.initial) {
+    throw ValueError(fmt::format(
+        "reduction operation '{}' does not have an identity, so to use a where mask one has to specify 'initial'", ufunc));
+  }
+  const auto plain = [&](const Array& x) { return is_max ? max(x, o.axis, o.keepdims) : min(x, o.axis, o.keepdims); };
+  if (!o.initial) return plain(a);
+  const Array init = value_in(*o.initial, a.dtype());
+  const Plan p = plan_axes(a.shape(), o.axis);
+  if (p.count == 0) {  // nothing to reduce: initial in the result's shape
+    Shape out;
+    for (int d = 0; d < p.ndim; ++d) {
+      if (!((p.mask >> d) & 1u)) out.push_back(a.shape()[d]);
+      else if (o.keepdims) out.push_back(1);
+    }
+    return init.broadcast_to(out);
+  }
+  const Array r = plain(selected(a, o, init));
+  return is_max ? maximum(r, init) : minimum(r, init);
+}
+
+// var / std with where=: NumPy's two passes over the selected elements (the mean, then the sum
+// of squared deviations), divided by max(count - ddof, 0).
+Array masked_var(const Array& a, const ReduceOptions& o, bool root) {
+  const Plan p = plan_axes(a.shape(), o.axis, ZeroDAxis::Refuse);
+  const Array keep = where_of(a, *o.where);
+  const DType base = o.dtype.value_or(a.dtype());
+  const DType out = detail::real_type_for(o.dtype ? base : float_dtype(base));
+  const DType compute = is_complex(base) ? base : accumulate_in(float_dtype(base));
+  const DType real_t = detail::real_type_for(compute);
+  const Array xc = astype(a, compute);
+  const Array count = reduce(astype(keep, DType::Int64), ReduceKind::Sum, p);
+  const Array mean = reduce(where(keep, xc, zeros({}, compute)), ReduceKind::Sum, p) / astype(count, real_t);
+  const Array d = where(keep, xc - mean, zeros({}, compute));
+  const Array sq = is_complex(compute) ? real(d) * real(d) + imag(d) * imag(d) : d * d;
+  const Array v = reduce(sq, ReduceKind::Sum, p) / astype(maximum(count - o.ddof, 0), real_t);
+  return finish(astype(root ? sqrt(v) : v, out), p, o.keepdims);
+}
+
+}  // namespace
+
+Array sum(const Array& a, const ReduceOptions& o) {
+  accept_only("sum", o, kWhere | kInitial);
+  return with_initial(sum(selected(a, o, 0), o.axis, o.keepdims, o.dtype), o, false);
+}
+Array prod(const Array& a, const ReduceOptions& o) {
+  accept_only("prod", o, kWhere | kInitial);
+  return with_initial(prod(selected(a, o, 1), o.axis, o.keepdims, o.dtype), o, true);
+}
+Array nansum(const Array& a, const ReduceOptions& o) {
+  accept_only("nansum", o, kWhere | kInitial);
+  return with_initial(nansum(selected(a, o, 0), o.axis, o.keepdims, o.dtype), o, false);
+}
+Array mean(const Array& a, const ReduceOptions& o) {
+  accept_only("mean", o, kWhere);
+  if (!o.where) return mean(a, o.axis, o.keepdims, o.dtype);
+  const Plan p = plan_axes(a.shape(), o.axis, ZeroDAxis::Refuse);
+  return finish(masked_mean_keep(a, where_of(a, *o.where), p, o.dtype), p, o.keepdims);
+}
+Array nanmean(const Array& a, const ReduceOptions& o) {
+  accept_only("nanmean", o, kWhere);
+  if (!o.where) return nanmean(a, o.axis, o.keepdims, o.dtype);
+  const Plan p = plan_axes(a.shape(), o.axis);
+  const Array keep = is_inexact(a.dtype()) ? where_of(a, *o.where) & logical_not(isnan(a)) : where_of(a, *o.where);
+  return finish(masked_mean_keep(a, keep, p, o.dtype), p, o.keepdims);
+}
+Array var(const Array& a, const ReduceOptions& o) {
+  accept_only("var", o, kWhere);
+  return o.where ? masked_var(a, o, false) : var(a, o.axis, o.keepdims, o.ddof, o.dtype);
+}
+Array std(const Array& a, const ReduceOptions& o) {
+  accept_only("std", o, kWhere);
+  return o.where ? masked_var(a, o, true) : loom::std(a, o.axis, o.keepdims, o.ddof, o.dtype);
+}
+Array max(const Array& a, const ReduceOptions& o) { return extremum_of(a, o, true); }
+Array min(const Array& a, const ReduceOptions& o) { return extremum_of(a, o, false); }
+Array ptp(const Array& a, const ReduceOptions& o) {
+  accept_only("ptp", o, 0);
+  return ptp(a, o.axis, o.keepdims);
+}
+Array any(const Array& a, const ReduceOptions& o) {
+  accept_only("any", o, kWhere);
+  return any(selected(astype(a, DType::Bool), o, false), o.axis, o.keepdims);
+}
+Array alltrue(const Array& a, const ReduceOptions& o) {
+  accept_only("all", o, kWhere);
+  return alltrue(selected(astype(a, DType::Bool), o, true), o.axis, o.keepdims);
+}
+Array count_nonzero(const Array& a, const ReduceOptions& o) {
+  accept_only("count_nonzero", o, 0);
+  return count_nonzero(a, o.axis, o.keepdims);
+}
+Array logsumexp(const Array& a, const ReduceOptions& o) {
+  accept_only("logsumexp", o, 0);
+  return logsumexp(a, o.axis, o.keepdims);
+}
 
 }  // namespace loom

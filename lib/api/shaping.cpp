@@ -58,6 +58,8 @@ Array tile(const Array& a, const std::vector<std::int64_t>& reps_in) {
   return broadcast_reshape(a, expanded, broadcast, out);
 }
 
+Array tile(const Array& a, std::int64_t reps) { return tile(a, std::vector<std::int64_t>{reps}); }
+
 Array repeat(const Array& a_in, std::int64_t repeats, std::optional<std::int64_t> axis_in) {
   check_counts(repeats);
   const Array a = axis_in ? a_in : detail::reshaped(a_in, {a_in.size()});

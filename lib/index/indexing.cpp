@@ -348,8 +348,12 @@ AlongAxis along_axis(const Array& arr, const Array& indices, int axis, const cha
 
 }  // namespace
 
-Array take_along_axis(const Array& a, const Array& indices, int axis) {
-  const AlongAxis p = along_axis(a, indices, axis, "take_along_axis");
+Array take_along_axis(const Array& a, const Array& indices, std::optional<int> axis) {
+  if (!axis) {  // NumPy's axis=None: a flattened, read along its one axis
+    if (indices.ndim() != 1) throw ValueError("when axis=None, `indices` must have a single dimension.");
+    return take_along_axis(a.reshape({a.size()}), indices, 0);
+  }
+  const AlongAxis p = along_axis(a, indices, *axis, "take_along_axis");
   return gather_at(a, p.coords, p.shape);
 }
 

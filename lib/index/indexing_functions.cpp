@@ -84,8 +84,17 @@ void place(Array& a, const Array& mask, const Array& values) {
   a = where(m, as_dtype(cycled(values, remainder(maximum(k, 0), values.size())), a.dtype()), a);
 }
 
-void copyto(Array& dst, const Array& src, const Array& where_mask) {
-  if (!weak_fits(src, dst.dtype()) && !calls::same_kind(src.dtype(), dst.dtype())) cannot_cast(src, dst.dtype(), "same_kind");
+void copyto(Array& dst, const Array& src, const Array& where_mask) { copyto(dst, src, "same_kind", where_mask); }
+
+void copyto(Array& dst, const Array& src, const std::string& casting, const Array& where_mask) {
+  const DType from = src.dtype(), to = dst.dtype();
+  bool ok = false;
+  if (casting == "no" || casting == "equiv") ok = from == to;
+  else if (casting == "safe") ok = weak_fits(src, to) || can_cast_safe(from, to);
+  else if (casting == "same_kind") ok = weak_fits(src, to) || calls::same_kind(from, to);
+  else if (casting == "unsafe") ok = true;
+  else throw ValueError(fmt::format("casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe' (got '{}')", casting));
+  if (!ok) cannot_cast(src, to, casting.c_str());
   detail::check_written_scalar(src, dst.dtype());
   const Array s = as_dtype(fit_value(src, dst.shape()), dst.dtype());
   if (where_mask.dtype() != DType::Bool) cannot_cast(where_mask, DType::Bool, "safe");
@@ -107,7 +116,7 @@ Array select(const std::vector<Array>& condlist, const std::vector<Array>& choic
   return r;
 }
 
-Array choose(const Array& a, const std::vector<Array>& choices) {
+Array choose(const Array& a, const std::vector<Array>& choices, TakeMode mode) {
   if (!is_integer(a.dtype())) throw DTypeError("choose: the index array must be of integer type");
   if (choices.empty()) throw ValueError("0-length sequence.");
   std::vector<Shape> shapes;  // the choices, then a (NumPy's order in its message)
@@ -115,11 +124,18 @@ Array choose(const Array& a, const std::vector<Array>& choices) {
   shapes.push_back(a.shape());
   (void)detail::broadcast_all(shapes);
   const std::int64_t n = static_cast<std::int64_t>(choices.size());
-  if (a.size() > 0 && any((a < 0) | (a >= n)).item<bool>()) throw ValueError("invalid entry in choice array");
+  Array pick = a;
+  switch (mode) {
+    case TakeMode::Raise:
+      if (a.size() > 0 && any((a < 0) | (a >= n)).item<bool>()) throw ValueError("invalid entry in choice array");
+      break;
+    case TakeMode::Wrap: pick = remainder(as_i64(a), n); break;
+    case TakeMode::Clip: pick = clip(as_i64(a), 0, n - 1); break;
+  }
   Array r = choices.back();
-  for (std::int64_t k = n - 1; k-- > 0;) r = where(a == k, choices[static_cast<std::size_t>(k)], r);
+  for (std::int64_t k = n - 1; k-- > 0;) r = where(pick == k, choices[static_cast<std::size_t>(k)], r);
   // The result broadcasts a with the choices even where one choice is picked everywhere.
-  return n == 1 ? where(a == 0, r, r) : r;
+  return n == 1 ? where(pick == 0, r, r) : r;
 }
 
 void put(Array& a, const Array& ind, const Array& v, TakeMode mode) {

@@ -3,6 +3,9 @@
 //            symmetric, wrap: the input read at computed positions (a gather whose index is a
 //            few integer ops per padded dim, fused into the consumer: a pad feeding a stencil
 //            is one kernel); maximum, minimum, mean: the axis' statistic joined on each side.
+//   repeat   with a count per element: a gather at each output's source position (host counts:
+//            positions built on the host; device counts: a searchsorted over their running total).
+//   delete_, insert with an array obj: its positions read back, then lib/api/joining.cpp's.
 //   ix_      bool arrays become their positions (nonzero: eager, as NumPy's).
 //   sliding_window_view: a strided view of a buffer, else a gather at the window positions.
 
@@ -15,12 +18,14 @@
 
 #include <loom/creation.hpp>
 #include <loom/errors.hpp>
+#include <loom/indexing.hpp>
 #include <loom/manipulation.hpp>
 #include <loom/ops.hpp>
 #include <loom/reductions.hpp>
 #include <loom/sorting.hpp>
 
 #include "api/builders.hpp"
+#include "api/positions.hpp"
 #include "index/write_helpers.hpp"
 #include "graph/node.hpp"
 #include "runtime/libs/numpy_cast.hpp"
@@ -173,6 +178,38 @@ Array pad_odd(const Array& a, int axis, std::int64_t left, std::int64_t right, b
   return cur;
 }
 
+// (before, after) values per axis from one pair for all or one per axis (NumPy's _as_pairs).
+Ends pairs_per_axis(const Ends& given, int nd) {
+  Ends out = given.size() == 1 ? Ends(static_cast<std::size_t>(nd), given[0]) : given;
+  if (static_cast<int>(out.size()) != nd) {
+    throw ValueError(fmt::format("operands could not be broadcast together with remapped shapes "
+                                 "[original->remapped]: ({},2)  and requested shape ({},2)",
+                                 given.size(), nd));
+  }
+  return out;
+}
+
+// mode "constant" with a value per side: axis by axis, each side a full block joined to the array
+// padded so far (NumPy's order: a corner takes the later axis' value). One lazy concatenation.
+Array pad_constant_sides(const Array& a, const Widths& width, const Ends& values) {
+  Array r = a;
+  for (int d = 0; d < a.ndim(); ++d) {
+    const auto [b, f] = width[static_cast<std::size_t>(d)];
+    const auto [vb, vf] = values[static_cast<std::size_t>(d)];
+    const auto side = [&](std::int64_t w, double v) {
+      Shape s = r.shape();
+      s[d] = w;
+      return full(s, Scalar::of(v, false), DType::Float64).astype(a.dtype());
+    };
+    std::vector<Array> parts;
+    if (b > 0) parts.push_back(side(b, vb));
+    parts.push_back(r);
+    if (f > 0) parts.push_back(side(f, vf));
+    if (parts.size() > 1) r = concatenate(parts, d);
+  }
+  return r;
+}
+
 }  // namespace
 
 Array pad(const Array& a, const Widths& width_in, const PadOptions& o) {
@@ -206,6 +243,9 @@ Array pad(const Array& a, const Widths& width_in, const PadOptions& o) {
     start.push_back(b);
   }
   (void)detail::checked_nbytes(out, a.dtype(), "pad");  // NumPy's "array is too big", before any work
+  if (o.mode == "constant" && !o.constant_values.empty()) {
+    return pad_constant_sides(a, width, pairs_per_axis(o.constant_values, nd));
+  }
   if (o.mode == "constant" || o.mode == "empty") {
     const double value = o.mode == "constant" ? o.constant_value : 0.0;
     const Array fill = full(out, Scalar::of(value, false), DType::Float64).astype(a.dtype());
@@ -220,13 +260,7 @@ Array pad(const Array& a, const Widths& width_in, const PadOptions& o) {
   }
   if (o.mode == "linear_ramp" || o.mode == "maximum" || o.mode == "minimum" || o.mode == "mean" || o.mode == "median") {
     // Axis by axis, each over the array padded so far (NumPy's order: corners from the axes before).
-    auto ends = o.end_values.empty() ? Ends{{0.0, 0.0}} : o.end_values;
-    if (ends.size() == 1) ends.assign(static_cast<std::size_t>(nd), ends[0]);
-    if (static_cast<int>(ends.size()) != nd) {
-      throw ValueError(fmt::format("operands could not be broadcast together with remapped shapes "
-                                   "[original->remapped]: ({},2)  and requested shape ({},2)",
-                                   o.end_values.size(), nd));
-    }
+    const Ends ends = pairs_per_axis(o.end_values.empty() ? Ends{{0.0, 0.0}} : o.end_values, nd);
     if (o.stat_length && *o.stat_length < 0) throw ValueError("index can't contain negative values");
     Array r = a;
     for (int d = 0; d < nd; ++d) {
@@ -260,6 +294,117 @@ Array pad(const Array& a, const Widths& width_in, const PadOptions& o) {
 
 Array pad(const Array& a, std::int64_t w, const PadOptions& options) {
   return pad(a, Widths{{w, w}}, options);
+}
+
+Array pad(const Array& a, std::pair<std::int64_t, std::int64_t> w, const PadOptions& options) {
+  return pad(a, Widths{w}, options);
+}
+
+// --- repeat with a count per element ---
+
+namespace {
+
+// a read at `source` (int64 positions along axis, 1-d): a lazy gather.
+Array take_along(const Array& a, const Array& source, int axis) { return take(a, source, axis, TakeMode::Clip); }
+
+// a (flattened when axis is none; a 0-d a is one element) and the axis the counts run along.
+std::pair<Array, int> repeat_input(const Array& a_in, std::optional<std::int64_t> axis_in) {
+  Array a = axis_in ? a_in : a_in.reshape({a_in.size()});
+  if (a.ndim() == 0) a = a.reshape({1});
+  return {a, detail::normalize_axis(axis_in.value_or(0), a.ndim())};
+}
+
+void check_repeat_length(std::int64_t n, std::int64_t counts) {
+  if (counts != n) {
+    throw ValueError(fmt::format("operands could not be broadcast together with shape ({},) ({},)", n, counts));
+  }
+}
+
+}  // namespace
+
+Array repeat(const Array& a_in, const std::vector<std::int64_t>& repeats, std::optional<std::int64_t> axis_in) {
+  if (repeats.size() == 1) return repeat(a_in, repeats[0], axis_in);  // one count for all
+  const auto [a, axis] = repeat_input(a_in, axis_in);
+  check_repeat_length(a.shape()[axis], static_cast<std::int64_t>(repeats.size()));
+  std::vector<std::int64_t> source;
+  for (std::size_t i = 0; i < repeats.size(); ++i) {
+    if (repeats[i] < 0) throw ValueError("repeats may not contain negative values.");
+    source.insert(source.end(), static_cast<std::size_t>(repeats[i]), static_cast<std::int64_t>(i));
+  }
+  return take_along(a, asarray(std::span<const std::int64_t>(source)), axis);
+}
+
+Array repeat(const Array& a, std::initializer_list<std::int64_t> repeats, std::optional<std::int64_t> axis) {
+  return repeat(a, std::vector<std::int64_t>(repeats), axis);
+}
+
+// Device counts: the running total (cumsum) and each output position's source (searchsorted
+// right of it) stay lazy; the total and the smallest count are read back, once.
+Array repeat(const Array& a_in, const Array& repeats, std::optional<std::int64_t> axis_in) {
+  if (!is_integer(repeats.dtype()) && repeats.dtype() != DType::Bool) {
+    throw DTypeError(fmt::format("Cannot cast array data from dtype('{}') to dtype('int64') according to the rule 'safe'",
+                                 name(repeats.dtype())));
+  }
+  if (repeats.ndim() > 1) throw ValueError("object too deep for desired array");
+  if (repeats.size() == 1) return repeat(a_in, repeats.reshape({}).astype(DType::Int64).item<std::int64_t>(), axis_in);
+  const auto [a, axis] = repeat_input(a_in, axis_in);
+  check_repeat_length(a.shape()[axis], repeats.size());
+  if (repeats.size() == 0) return a;
+  const Array counts = repeats.astype(DType::Int64);
+  const std::vector<std::int64_t> seen = stack({sum(counts), min(counts)}).to_host<std::int64_t>();
+  if (seen[1] < 0) throw ValueError("repeats may not contain negative values.");
+  const Array source = searchsorted(cumsum(counts), arange(seen[0]), "right");
+  return take_along(a, source, axis);
+}
+
+// --- delete and insert with an array obj: read back, then at host positions ---
+
+namespace {
+
+detail::HostPositions host_positions(const Array& arr, const Positions& obj, std::optional<std::int64_t> axis_in,
+                                     bool for_delete) {
+  if (const auto* p = std::get_if<std::int64_t>(&obj)) return *p;
+  if (const auto* p = std::get_if<std::vector<std::int64_t>>(&obj)) return *p;
+  if (const auto* p = std::get_if<Slice>(&obj)) return *p;
+  const Array& x = std::get<Array>(obj);
+  if (x.dtype() == DType::Bool && for_delete) {
+    const std::int64_t n = axis_in ? arr.shape()[detail::normalize_axis(*axis_in, arr.ndim())] : arr.size();
+    if (x.ndim() != 1 || x.size() != n) {
+      throw ValueError(fmt::format("boolean array argument obj to delete must be one dimensional and match the axis "
+                                   "length of {}", n));
+    }
+    const std::vector<std::int64_t> keep = x.astype(DType::Int64).to_host<std::int64_t>();
+    std::vector<std::int64_t> out;
+    for (std::size_t i = 0; i < keep.size(); ++i) {
+      if (keep[i] != 0) out.push_back(static_cast<std::int64_t>(i));
+    }
+    return out;
+  }
+  if (!is_integer(x.dtype()) && x.dtype() != DType::Bool) {
+    throw IndexError("arrays used as indices must be of integer (or boolean) type");
+  }
+  if (!for_delete && x.ndim() > 1) {
+    throw ValueError("index array argument obj to insert must be one dimensional or scalar");
+  }
+  const std::vector<std::int64_t> v = x.astype(DType::Int64).to_host<std::int64_t>();
+  if (x.ndim() == 0) return v[0];
+  return v;
+}
+
+}  // namespace
+
+Array delete_(const Array& arr, const Positions& obj, std::optional<std::int64_t> axis) {
+  return detail::delete_at(arr, host_positions(arr, obj, axis, true), axis);
+}
+Array delete_(const Array& arr, std::initializer_list<std::int64_t> obj, std::optional<std::int64_t> axis) {
+  return detail::delete_at(arr, std::vector<std::int64_t>(obj), axis);
+}
+Array insert(const Array& arr, const Positions& obj, const Array& values, std::optional<std::int64_t> axis) {
+  return detail::insert_at(arr, host_positions(arr, obj, axis, false), values, axis);
+}
+Array insert(const Array& arr, std::initializer_list<std::int64_t> obj, const Array& values,
+             std::optional<std::int64_t> axis) {
+  return detail::insert_at(arr, std::vector<std::int64_t>(obj), values, axis);
 }
 
 std::vector<Array> ix_(const std::vector<Array>& args) {

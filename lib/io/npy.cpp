@@ -226,7 +226,7 @@ Layout parse_layout(std::span<const std::byte> prefix, std::uint64_t file_size, 
   const auto* bytes = reinterpret_cast<const unsigned char*>(prefix.data());
   if (file_size < 10 || std::memcmp(bytes, kMagic, 6) != 0) {
     if (file_size >= 4 && std::memcmp(bytes, "PK\x03\x04", 4) == 0) {
-      throw ValueError(fmt::format("load: {} is a .npz archive: read it with loom::load_npz", path));
+      throw ValueError(fmt::format("load: {} is a .npz archive: read it with loom::load_npz (or loom::load<loom::NpzFile>)", path));
     }
     throw bad("the magic string is missing");
   }
@@ -409,7 +409,8 @@ void save(const std::string& path_in, const Array& a) {
   f.close();
 }
 
-Array load(const std::string& path, std::source_location caller) {
+template <>
+Array load<Array>(const std::string& path, std::source_location caller) {
   const detail::SiteScope site(caller);
   File f(path, false, "load");
   const std::uint64_t size = f.size();

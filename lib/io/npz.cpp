@@ -177,7 +177,21 @@ void savez_compressed(const std::string& path, const std::vector<std::pair<std::
   write_npz(path, arrays, true);
 }
 
-std::map<std::string, Array> load_npz(const std::string& path, std::source_location caller) {
+const Array& NpzFile::operator[](const std::string& name) const {
+  const auto it = find(name);
+  if (it == end()) throw IndexError(fmt::format("{} is not a file in the archive", name));
+  return it->second;
+}
+Array& NpzFile::operator[](const std::string& name) {
+  return const_cast<Array&>(static_cast<const NpzFile&>(*this)[name]);
+}
+
+template <>
+NpzFile load<NpzFile>(const std::string& path, std::source_location caller) {
+  return load_npz(path, caller);
+}
+
+NpzFile load_npz(const std::string& path, std::source_location caller) {
   const detail::SiteScope site(caller);
   const std::vector<std::byte> file = detail::read_file(path, "load_npz");
   const Reader r(file, path);
@@ -200,7 +214,7 @@ std::map<std::string, Array> load_npz(const std::string& path, std::source_locat
     cd_offset = r.get(e64 + 48, 8);
   }
   if (entries > r.size() / 46) r.fail("it claims more members than it can hold");
-  std::map<std::string, Array> out;
+  NpzFile out;
   std::uint64_t at = cd_offset;
   for (std::uint64_t i = 0; i < entries; ++i) {
     if (r.get(at, 4) != kCentral) r.fail("a central directory record is missing");
@@ -235,7 +249,7 @@ std::map<std::string, Array> load_npz(const std::string& path, std::source_locat
     const std::string key = member.size() > 4 && member.compare(member.size() - 4, 4, ".npy") == 0
                                 ? member.substr(0, member.size() - 4)
                                 : member;
-    out.emplace(key, detail::npy_parse(raw, path + ": " + member));
+    if (out.emplace(key, detail::npy_parse(raw, path + ": " + member)).second) out.files.push_back(key);
   }
   return out;
 }
