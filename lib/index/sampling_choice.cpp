@@ -79,6 +79,17 @@ Array Generator::choice(std::int64_t a, const Shape& size, bool replace, const s
   }
   if (k > a) throw ValueError("Cannot take a larger sample than population when replace is False");
   if (k == 0) return zeros(size, DType::Int64);
+  if (!p && k <= a / 4) {
+    // A few samples of a large population: draws with replacement, their distinct values (a
+    // uniformly random subset of its size, by symmetry; one count read back), and a random k of
+    // those in a random order, redrawn with twice the draws when too few are distinct. Sorts of
+    // ~1.25 k elements instead of a random order of all a.
+    for (std::int64_t m = k + k / 4 + 64;; m *= 2) {
+      const Array distinct = unique(integers(0, a, Shape{m}));
+      const std::int64_t s = distinct.size();
+      if (s >= k) return take(distinct, random_order("choice", Shape{s}, 0).slice(0, 0, k)).reshape(size);
+    }
+  }
   if (!p) return random_order("choice", Shape{a}, 0).slice(0, 0, k).reshape(size);
   const std::int64_t nonzero = std::count_if(pv.begin(), pv.end(), [](double x) { return x > 0; });
   if (nonzero < k) throw ValueError("Fewer non-zero entries in p than size");
