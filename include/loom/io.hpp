@@ -45,7 +45,7 @@ std::map<std::string, Array> load_npz(const std::string& path, LOOM_HERE);
 [[nodiscard]] Array fromfile(const std::string& path, DType dtype = DType::Float64, std::int64_t count = -1,
                              const std::string& sep = "", std::int64_t offset = 0, LOOM_HERE);
 // ndarray.tofile: the elements in C order; sep "" raw bytes, else text: each element as Python's
-// str (format "%s") or through a printf-style format ("%.3f", "%d"), joined by sep.
+// str (format "%s") or through a printf-style format ("%.3f", "%d"), joined by sep. Also a.tofile(...).
 void tofile(const Array& a, const std::string& path, const std::string& sep = "", const std::string& format = "%s");
 
 }  // namespace loom

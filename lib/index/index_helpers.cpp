@@ -28,12 +28,22 @@ namespace {
 Array as_i64(const Array& a) { return a.dtype() == DType::Int64 ? a : astype(a, DType::Int64); }
 Array i64(std::int64_t v) { return Array(v); }  // a weak C++ integer: keeps int64 operands int64
 
-// NumPy's order argument where only C and F are meaningful: true for "F".
-bool fortran_order(const std::string& order) {
+// NumPy's order argument: C or F; "A" and "K" (which NumPy parses, then refuses here) give
+// none, and the caller refuses them where NumPy does. Other words: NumPy's parser's error.
+std::optional<bool> fortran_order(const std::string& order) {
   if (order == "C") return false;
   if (order == "F") return true;
-  if (order == "A" || order == "K") throw ValueError("only 'C' or 'F' order is permitted");
+  if (order == "A" || order == "K") return std::nullopt;
   throw ValueError(fmt::format("order must be one of 'C', 'F', 'A', or 'K' (got '{}')", order));
+}
+bool c_or_f(std::optional<bool> fortran) {
+  if (!fortran) throw ValueError("only 'C' or 'F' order is permitted");
+  return *fortran;
+}
+
+// NumPy's astype_anyint: integer and bool indices only.
+void check_int_indices(const Array& a) {
+  if (!is_integer(a.dtype()) && a.dtype() != DType::Bool) throw DTypeError("only int indices permitted");
 }
 
 // a * b for sizes; none when it overflows int64.
@@ -65,9 +75,8 @@ std::vector<std::int64_t> strides_of(const Shape& dims, bool fortran, const char
 }  // namespace
 
 std::vector<Array> unravel_index(const Array& indices, const Shape& shape, const std::string& order) {
-  const bool fortran = fortran_order(order);
-  const DType t = indices.dtype();
-  if (!(is_integer(t) || t == DType::Bool) || t == DType::UInt64) throw DTypeError("only int indices permitted");
+  // (NumPy's order of checks: the order's word, the size, the dtype, C or F, the bounds)
+  const std::optional<bool> order_f = fortran_order(order);
   check_dims(shape);
   std::int64_t size = 1;
   for (int d = 0; d < shape.size() && size != 0; ++d) {
@@ -78,7 +87,9 @@ std::vector<Array> unravel_index(const Array& indices, const Shape& shape, const
     }
     size = *next;
   }
-  const Array idx = as_i64(indices);
+  check_int_indices(indices);
+  const bool fortran = c_or_f(order_f);
+  const Array idx = as_i64(indices);  // (uint64 wraps, as NumPy's same_kind cast)
   if (idx.size() > 0) {  // the one read back: NumPy names the first index out of bounds
     const Array bad = ((idx < 0) | (idx >= size)).ravel();
     if (any(bad).item<bool>()) {
@@ -100,8 +111,8 @@ std::vector<Array> unravel_index(const Array& indices, const Shape& shape, const
 
 Array ravel_multi_index(const std::vector<Array>& multi_index, const Shape& dims, const ClipModes& mode,
                         const std::string& order) {
-  // (NumPy's order of checks: order, modes, dims, then the coordinates)
-  const bool fortran = fortran_order(order);
+  // (NumPy's order of checks: the order's word, modes, C or F, dims, then the coordinates)
+  const std::optional<bool> order_f = fortran_order(order);
   const std::size_t n = static_cast<std::size_t>(dims.size());
   std::vector<TakeMode> modes;
   for (const std::string& m : mode.modes) {
@@ -114,6 +125,7 @@ Array ravel_multi_index(const std::vector<Array>& multi_index, const Shape& dims
   if (modes.size() != n) {
     throw ValueError(fmt::format("list of clipmodes has wrong length ({} instead of {})", mode.modes.size(), n));
   }
+  const bool fortran = c_or_f(order_f);
   check_dims(dims);
   const std::vector<std::int64_t> strides = strides_of(
       dims, fortran, "invalid dims: array size defined by dims is larger than the maximum possible size.");
@@ -122,11 +134,7 @@ Array ravel_multi_index(const std::vector<Array>& multi_index, const Shape& dims
   }
   std::vector<Shape> shapes;
   for (std::size_t d = 0; d < n; ++d) {
-    const DType t = multi_index[d].dtype();
-    if (!is_integer(t) && t != DType::Bool) {
-      throw DTypeError(fmt::format("Iterator operand {} dtype could not be cast from dtype('{}') to dtype('int64') "
-                                   "according to the rule 'same_kind'", d, name(t)));
-    }
+    check_int_indices(multi_index[d]);
     shapes.push_back(multi_index[d].shape());
   }
   const Shape shape = detail::broadcast_all(shapes);

@@ -258,4 +258,8 @@ void tofile(const Array& a, const std::string& path, const std::string& sep, con
   detail::write_file(path, std::span(reinterpret_cast<const std::byte*>(text.data()), text.size()), "tofile");
 }
 
+void Array::tofile(const std::string& path, const std::string& sep, const std::string& format) const {
+  loom::tofile(*this, path, sep, format);
+}
+
 }  // namespace loom

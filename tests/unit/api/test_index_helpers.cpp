@@ -103,7 +103,7 @@ TEST_CASE("tofile and fromfile round-trip binary and text files, frombuffer read
   CHECK(loom::fromfile(bin, DType::Float32).to_host<float>() == a.T().copy().reshape({-1}).to_host<float>());
   CHECK(std::filesystem::file_size(bin) == 48);
   CHECK(loom::fromfile(bin, DType::Float32, 3, "", 8).to_host<float>() == std::vector<float>{2.0f, -1.5f, 0.5f});
-  loom::tofile(a, txt, ", ");
+  a.tofile(txt, ", ");
   CHECK(loom::fromfile(txt, DType::Float32, -1, ",").to_host<float>() == a.reshape({-1}).to_host<float>());
   loom::tofile(loom::asarray(std::vector<std::int64_t>{-5, 12, 7}), txt, "\n", "%4d");
   CHECK(loom::fromfile(txt, DType::Int64, -1, " ").to_host<std::int64_t>() == std::vector<std::int64_t>{-5, 12, 7});
