@@ -44,10 +44,10 @@ Array zero_padded(const Array& x, int axis, std::int64_t extra, DType t) {
 }  // namespace
 
 Array packbits(const Array& a, std::optional<int> axis, const std::string& bitorder) {
+  const bool little = little_endian_bits(bitorder);  // (checked first, as NumPy's)
   if (!is_integer(a.dtype()) && a.dtype() != DType::Bool) {
     throw DTypeError("Expected an input array of integer or boolean data type");
   }
-  const bool little = little_endian_bits(bitorder);
   const auto [x, ax] = along(a, axis);
   const std::int64_t len = x.shape()[ax], groups = (len + 7) / 8;
   const Array bits = zero_padded(astype(x != 0, DType::UInt8), ax, groups * 8 - len, DType::UInt8);
@@ -60,8 +60,8 @@ Array packbits(const Array& a, std::optional<int> axis, const std::string& bitor
 }
 
 Array unpackbits(const Array& a, std::optional<int> axis, std::optional<std::int64_t> count, const std::string& bitorder) {
-  if (a.dtype() != DType::UInt8) throw DTypeError("Expected an input array of unsigned byte data type");
   const bool little = little_endian_bits(bitorder);
+  if (a.dtype() != DType::UInt8) throw DTypeError("Expected an input array of unsigned byte data type");
   const auto [x, ax] = along(a, axis);
   const std::int64_t n8 = 8 * x.shape()[ax];
   std::int64_t want = count.value_or(n8);

@@ -31,9 +31,9 @@ Array i64(std::int64_t v) { return Array(v); }  // a weak C++ integer: keeps int
 // NumPy's order argument: C or F; "A" and "K" (which NumPy parses, then refuses here) give
 // none, and the caller refuses them where NumPy does. Other words: NumPy's parser's error.
 std::optional<bool> fortran_order(const std::string& order) {
-  if (order == "C") return false;
-  if (order == "F") return true;
-  if (order == "A" || order == "K") return std::nullopt;
+  if (order == "C" || order == "c") return false;
+  if (order == "F" || order == "f") return true;
+  if (order == "A" || order == "a" || order == "K" || order == "k") return std::nullopt;
   throw ValueError(fmt::format("order must be one of 'C', 'F', 'A', or 'K' (got '{}')", order));
 }
 bool c_or_f(std::optional<bool> fortran) {
