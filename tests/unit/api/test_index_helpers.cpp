@@ -12,8 +12,11 @@
 
 #include <loom/loom.hpp>
 
+#include "exec/realize.hpp"
 #include "support/index_cases.hpp"
 #include "support/kernel_count.hpp"
+#include "support/nvrtc_batch.hpp"
+#include "support/test_support.hpp"
 
 using loom::Array;
 using loom::DType;
@@ -46,6 +49,38 @@ TEST_CASE("index helpers fuse: each result is one kernel", "[index_helpers][fusi
   CHECK(kernels_of(a) == 1);
   loom::fill_diagonal(a, loom::asarray(std::vector<float>{1, 2, 3}), true);
   CHECK(a.to_host<float>()[51] == 2.0f);
+}
+
+TEST_CASE("index helper kernels compile with NVRTC", "[index_helpers][nvrtc]") {
+  loom::test::NvrtcBatch batch;
+  const auto add = [&](const Array& a) {
+    const std::vector<loom::detail::NodeRef> nodes{a.node()};
+    for (const auto& kp : loom::exec::prepare(nodes).kernels) batch.add(loom::codegen::emit_kernel(kp));
+  };
+  const Array idx = loom::empty({40, 7}, DType::Int32);
+  for (const char* order : {"C", "F"}) {
+    const Array pos = (loom::arange(280).reshape({40, 7}) % 210).astype(DType::Int16);  // (its bounds are read)
+    for (const Array& c : loom::unravel_index(pos * 1, {5, 6, 7}, order)) add(c);
+    add(loom::ravel_multi_index({idx, idx.T().T(), idx}, {9, 8, 7}, {"wrap", "clip", "wrap"}, order));
+  }
+  for (const Array& t : loom::tril_indices(300, -4, 200)) add(t);
+  for (const Array& t : loom::triu_indices(200, 7)) add(t);
+  for (DType t : loom::test::all_dtypes()) {
+    Array a = loom::empty({30, 30}, t);
+    loom::fill_diagonal(a, loom::empty({4}, t), true);
+    add(a);
+    if (loom::is_integer(t) || t == DType::Bool) {
+      add(loom::packbits(loom::empty({30, 70}, t), 1, "little"));
+      add(loom::packbits(loom::empty({30, 70}, t)));
+    }
+  }
+  const Array u = loom::empty({30, 7, 3}, DType::UInt8);
+  for (int axis = 0; axis < 3; ++axis) add(loom::unpackbits(u, axis, 17, axis == 1 ? "little" : "big"));
+  add(loom::unpackbits(u));
+  INFO(batch.size() << " kernels");
+  CHECK(batch.size() >= 30);
+  REQUIRE_NOTHROW(batch.compile_all());
+  CHECK(batch.warnings() == "");
 }
 
 TEST_CASE("tril and triu indices of large and skewed grids match a direct count", "[index_helpers]") {
