@@ -102,7 +102,8 @@ struct ClipModes {
                                       const ClipModes& mode = "raise", const std::string& order = "C");
 // np.fill_diagonal, a write (a is rebound): a.flat[::step] = val repeated, step a.shape[1] + 1 for
 // a 2-d array (wrap: past the first a.shape[1] rows too, as NumPy's), 1 + n + n^2 + ... for an
-// n x n x ... one. One fused where over a (the diagonal found by a remainder), no sort.
+// n x n x ... one. A strided write into a's flattened buffer (in place, O(diagonal), when a is
+// evaluated on a GPU and nothing else holds it; else a lazy write that fuses).
 void fill_diagonal(Array& a, const Array& val, bool wrap = false);
 // np.diag_indices: ndim copies of arange(n) (int64); _from: of a square array's first extent.
 [[nodiscard]] std::vector<Array> diag_indices(std::int64_t n, std::int64_t ndim = 2);

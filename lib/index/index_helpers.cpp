@@ -2,7 +2,7 @@
 // fill_diagonal, diag_indices, tril_indices and triu_indices with their _from forms. Integer
 // arithmetic on the public ops (floor division, remainder, where), so each result is one fused
 // kernel; nothing is read back but the one bool of a bounds check (unravel_index, and
-// ravel_multi_index in mode "raise").
+// ravel_multi_index in mode "raise"). fill_diagonal is a strided write into the flattened array.
 
 #include <algorithm>
 #include <cmath>
@@ -174,13 +174,22 @@ void fill_diagonal(Array& a, const Array& val, bool wrap) {
   }
   detail::check_written_scalar(val, a.dtype());
   if (val.size() == 0 || a.size() == 0) return;
-  // a.flat[:end:step] = val, as a where over a's positions (one kernel, no sort): position i is
-  // on the diagonal when i % step == 0 and i < end, and takes val.flat[(i / step) % val.size].
-  const Array here = arange(a.size()).reshape(s);
-  const Array on = (remainder(here, i64(step)) == i64(0)) & (here < i64(end));
-  const Array v = val.size() == 1 ? val.reshape({})
-                                  : calls::gather_flat_positions(val, remainder(floor_divide(here, i64(step)), i64(val.size())));
-  a = where(on, v.dtype() == a.dtype() ? v : astype(v, a.dtype()), a);
+  // a.flat[:end:step] = val: a basic-index write into the flattened array (in place and O(count)
+  // when a is evaluated and no other handle holds its buffer), val repeated to the count as a.flat
+  // repeats it.
+  const std::int64_t count = (end + step - 1) / step;
+  Array v = val.size() == 1 ? val.reshape({})
+                            : calls::gather_flat_positions(val, remainder(arange(count), i64(val.size())));
+  if (v.dtype() != a.dtype()) v = astype(v, a.dtype());
+  Array flat = a.reshape({a.size()});
+  a = Array();  // (flat alone holds the buffer now)
+  try {
+    flat[Slice(0, end, step)] = v;
+  } catch (...) {
+    a = flat.reshape(s);
+    throw;
+  }
+  a = flat.reshape(s);
 }
 
 std::vector<Array> diag_indices(std::int64_t n, std::int64_t ndim) {

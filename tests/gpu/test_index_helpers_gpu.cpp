@@ -47,6 +47,13 @@ TEST_CASE("index helpers on random inputs match the reference", "[gpu][index_hel
     loom::fill_diagonal(b, Array(3));
     CHECK(loom::test::check_gpu(b) == "");
   }
+  // fill_diagonal into an evaluated array that nothing else holds writes into its buffer.
+  Array big = loom::zeros({4096, 4096}, DType::Float32).eval();
+  const void* before = big.data_ptr();
+  loom::fill_diagonal(big, Array(1.0f));
+  big = big.eval();
+  CHECK(big.data_ptr() == before);
+  CHECK(loom::sum(big).item<float>() == 4096.0f);
   const Array x = loom::test::random_array(DType::Int16, {37, 101, 9}, rng).eval();
   const Array u = loom::test::random_array(DType::UInt8, {37, 101, 9}, rng).eval();
   for (const char* order : {"big", "little"}) {
