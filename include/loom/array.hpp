@@ -243,6 +243,9 @@ class Array {
   [[nodiscard]] Array trace(std::int64_t offset = 0, std::int64_t axis1 = 0, std::int64_t axis2 = 1) const;
   [[nodiscard]] Array conjugate() const { return conj(); }
 
+  // NumPy's a.tofile(path, sep, format): loom::tofile (loom/io.hpp), raw bytes or text.
+  void tofile(const std::string& path, const std::string& sep = "", const std::string& format = "%s") const;
+
   // --- products (loom/blas.hpp) ---
   [[nodiscard]] Array matmul(const Array& b) const;  // loom::matmul(*this, b), NumPy's a @ b
   [[nodiscard]] Array dot(const Array& b) const;     // loom::dot(*this, b)

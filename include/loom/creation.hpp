@@ -137,4 +137,13 @@ template <class T>
 // std::vector<bool> is packed; give bools as a span of bool or uint8 with astype.
 [[nodiscard]] Array asarray(const std::vector<bool>& data, LOOM_HERE);
 
+// np.asanyarray: asarray (loom has no array subclasses); an Array is returned as it is.
+[[nodiscard]] inline Array asanyarray(const Array& a) { return a; }
+template <class T> [[nodiscard]] Array asanyarray(std::span<const T> data, LOOM_HERE) { return asarray<T>(data, caller); }
+template <class T> [[nodiscard]] Array asanyarray(const std::vector<T>& data, LOOM_HERE) { return asarray<T>(data, caller); }
+template <class T> [[nodiscard]] Array asanyarray(const std::vector<T>& data, const Shape& shape, LOOM_HERE) {
+  return asarray<T>(data, shape, caller);
+}
+[[nodiscard]] inline Array asanyarray(const std::vector<bool>& data, LOOM_HERE) { return asarray(data, caller); }
+
 }  // namespace loom

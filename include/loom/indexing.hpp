@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <loom/array.hpp>
 
@@ -83,5 +84,57 @@ LOOM_DECLARE_UFUNC_AT(maximum_at)
 [[nodiscard]] Array bincount(const Array& x, const std::optional<Array>& weights = std::nullopt,
                              std::int64_t minlength = 0,
                              Accumulate how = Accumulate::Deterministic);
+
+}  // namespace loom
+
+namespace loom {
+
+// --- index helpers (lib/index/index_helpers.cpp) ---
+// NumPy's clip modes for ravel_multi_index: one for every dim, or one per dim ({"wrap", "clip"}).
+struct ClipModes {
+  std::vector<std::string> modes;
+  ClipModes(const char* m) : modes{m} {}                          // NOLINT
+  ClipModes(std::string m) : modes{std::move(m)} {}               // NOLINT
+  ClipModes(std::initializer_list<std::string> m) : modes(m) {}   // NOLINT
+};
+// np.unravel_index: the coordinates (int64, indices' shape, one array per dim of `shape`) of flat
+// positions in an array of that shape, order "C" or "F": a floor division and a remainder per dim,
+// fused into whatever reads them. The bounds check (NumPy's ValueError "index 12 is out of bounds
+// for array with size 12") READS BACK one bool (one synchronization) when indices is not empty.
+[[nodiscard]] std::vector<Array> unravel_index(const Array& indices, const Shape& shape, const std::string& order = "C");
+// np.ravel_multi_index: the flat positions (int64, the coordinates broadcast together) of
+// coordinates in an array of shape dims. mode "raise" (checked by reading back one bool: ValueError
+// "invalid entry in coordinates array"), "wrap" (modulo the dim) or "clip"; lazy otherwise.
+[[nodiscard]] Array ravel_multi_index(const std::vector<Array>& multi_index, const Shape& dims,
+                                      const ClipModes& mode = "raise", const std::string& order = "C");
+// np.fill_diagonal, a write (a is rebound): a.flat[::step] = val repeated, step a.shape[1] + 1 for
+// a 2-d array (wrap: past the first a.shape[1] rows too, as NumPy's), 1 + n + n^2 + ... for an
+// n x n x ... one. A strided write into a's flattened buffer (in place, O(diagonal), when a is
+// evaluated on a GPU and nothing else holds it; else a lazy write that fuses).
+void fill_diagonal(Array& a, const Array& val, bool wrap = false);
+// np.diag_indices: ndim copies of arange(n) (int64); _from: of a square array's first extent.
+[[nodiscard]] std::vector<Array> diag_indices(std::int64_t n, std::int64_t ndim = 2);
+[[nodiscard]] std::vector<Array> diag_indices_from(const Array& a);
+// np.tril_indices / np.triu_indices: the rows and columns (int64, row-major order) of the n x m
+// (m: n when none) triangle on and below (above) diagonal k. Their size is known from n, m, k; each
+// position's row and column are computed from its number (an integer square root, corrected in
+// exact arithmetic), so nothing is read back and each array is one generated kernel.
+[[nodiscard]] std::vector<Array> tril_indices(std::int64_t n, std::int64_t k = 0,
+                                              std::optional<std::int64_t> m = std::nullopt);
+[[nodiscard]] std::vector<Array> triu_indices(std::int64_t n, std::int64_t k = 0,
+                                              std::optional<std::int64_t> m = std::nullopt);
+[[nodiscard]] std::vector<Array> tril_indices_from(const Array& a, std::int64_t k = 0);
+[[nodiscard]] std::vector<Array> triu_indices_from(const Array& a, std::int64_t k = 0);
+
+// --- bit packing (lib/index/bit_packing.cpp) ---
+// np.packbits: the nonzero-ness of a's elements (integers or bools) packed 8 to a uint8 along
+// axis (none: flattened), the last group padded with 0 bits; bitorder "big" or "little". One fused
+// kernel: each output byte reads its 8 inputs through strided views.
+[[nodiscard]] Array packbits(const Array& a, std::optional<int> axis = std::nullopt, const std::string& bitorder = "big");
+// np.unpackbits: the bits of a uint8 array along axis (none: flattened) as uint8 0/1; count keeps
+// that many (negative: drops -count from the end; more than there are: zeros appended). A view
+// (each byte read 8 times through a floor division) and a shift, fused into the consumer.
+[[nodiscard]] Array unpackbits(const Array& a, std::optional<int> axis = std::nullopt,
+                               std::optional<std::int64_t> count = std::nullopt, const std::string& bitorder = "big");
 
 }  // namespace loom

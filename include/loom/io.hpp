@@ -7,7 +7,9 @@
 // object-dtype or oversized header gives a ValueError naming the file; nothing is read or
 // allocated past what the file holds.
 
+#include <cstddef>
 #include <map>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,5 +45,23 @@ NpzFile load<NpzFile>(const std::string& path, std::source_location caller);
 void savez(const std::string& path, const std::vector<std::pair<std::string, Array>>& arrays);
 void savez_compressed(const std::string& path, const std::vector<std::pair<std::string, Array>>& arrays);
 NpzFile load_npz(const std::string& path, LOOM_HERE);
+
+// NumPy's raw and text files and buffers (lib/io/raw_io.cpp). frombuffer COPIES the bytes to the
+// device (NumPy's is a view of the buffer): count items of dtype (-1: all that the bytes after
+// offset hold, which must be a whole number of items) from byte `offset`, a 1-d array. Errors are
+// NumPy's ValueErrors ("buffer is smaller than requested size", ...). Native byte order.
+[[nodiscard]] Array frombuffer(std::span<const std::byte> buffer, DType dtype = DType::Float64, std::int64_t count = -1,
+                               std::int64_t offset = 0, LOOM_HERE);
+[[nodiscard]] Array frombuffer(const void* data, std::size_t nbytes, DType dtype = DType::Float64,
+                               std::int64_t count = -1, std::int64_t offset = 0, LOOM_HERE);
+// np.fromfile: sep "" reads binary items (count -1: as many whole items as the file holds after
+// `offset` bytes; fewer than count when the file is shorter, as NumPy's); otherwise text: numbers
+// separated by sep (a space in sep matches any run of whitespace), up to count, stopping at the
+// first text that is not a number followed by sep (NumPy warns there). The file is read whole.
+[[nodiscard]] Array fromfile(const std::string& path, DType dtype = DType::Float64, std::int64_t count = -1,
+                             const std::string& sep = "", std::int64_t offset = 0, LOOM_HERE);
+// ndarray.tofile: the elements in C order; sep "" raw bytes, else text: each element as Python's
+// str (format "%s") or through a printf-style format ("%.3f", "%d"), joined by sep. Also a.tofile(...).
+void tofile(const Array& a, const std::string& path, const std::string& sep = "", const std::string& format = "%s");
 
 }  // namespace loom

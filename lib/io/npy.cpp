@@ -360,14 +360,20 @@ detail::NodeRef contiguous_leaf(const Array& a) {
 
 namespace detail {
 
-std::vector<std::byte> npy_bytes(const Array& a) {
+std::vector<std::byte> element_bytes(const Array& a) {
   const NodeRef leaf = contiguous_leaf(a);
-  const std::string head = npy_header(leaf->dtype, leaf->shape);
-  const std::size_t nbytes = static_cast<std::size_t>(leaf->numel()) * itemsize(leaf->dtype);
-  std::vector<std::byte> out(head.size() + nbytes);
-  std::memcpy(out.data(), head.data(), head.size());
-  exec::read_storage(*leaf->storage(), static_cast<std::size_t>(leaf->offset()) * itemsize(leaf->dtype), nbytes,
-                     out.data() + head.size());
+  std::vector<std::byte> out(static_cast<std::size_t>(leaf->numel()) * itemsize(leaf->dtype));
+  exec::read_storage(*leaf->storage(), static_cast<std::size_t>(leaf->offset()) * itemsize(leaf->dtype), out.size(),
+                     out.data());
+  return out;
+}
+
+std::vector<std::byte> npy_bytes(const Array& a) {
+  const std::string head = npy_header(a.dtype(), a.shape());
+  std::vector<std::byte> out(reinterpret_cast<const std::byte*>(head.data()),
+                             reinterpret_cast<const std::byte*>(head.data()) + head.size());
+  const std::vector<std::byte> elements = element_bytes(a);
+  out.insert(out.end(), elements.begin(), elements.end());
   return out;
 }
 

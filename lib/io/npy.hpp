@@ -11,6 +11,8 @@
 
 namespace loom::detail {
 
+// a's elements in C order, as bytes (evaluated and read back).
+std::vector<std::byte> element_bytes(const Array& a);
 // What np.save writes for `a`.
 std::vector<std::byte> npy_bytes(const Array& a);
 // The array in `file` (a whole .npy); errors name `path`.
