@@ -78,6 +78,7 @@ std::vector<Array> unravel_index(const Array& indices, const Shape& shape, const
   // (NumPy's order of checks: the order's word, the size, the dtype, C or F, the bounds)
   const std::optional<bool> order_f = fortran_order(order);
   check_dims(shape);
+  if (shape.size() == 0 && indices.size() != 0) throw ValueError("multiple indices are not supported for 0d arrays");
   std::int64_t size = 1;
   for (int d = 0; d < shape.size() && size != 0; ++d) {
     const auto next = times(size, shape[d]);

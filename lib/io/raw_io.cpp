@@ -114,7 +114,13 @@ std::string formatted(const std::string& format, const Scalar& s) {
   std::size_t conv = at == std::string::npos ? at : format.find_first_of("diouxXceEfFgGsr", at + 1);
   if (conv == std::string::npos) throw ValueError(fmt::format("tofile: format '{}' has no conversion", format));
   const char c = format[conv];
-  if (c == 's' || c == 'r') return format.substr(0, at) + python_str(s) + format.substr(conv + 1);
+  if (c == 's' || c == 'r') {
+    // (`format % a.item()`: a float32 item is a Python float, printed with float64's digits)
+    Scalar wide = s;
+    if (kind(s.dtype) == DKind::Float) wide.dtype = DType::Float64;
+    if (kind(s.dtype) == DKind::Complex) wide.dtype = DType::Complex128;
+    return format.substr(0, at) + python_str(wide) + format.substr(conv + 1);
+  }
   char buf[512];
   int n = 0;
   if (std::strchr("diouxXc", c)) {
@@ -181,6 +187,10 @@ std::vector<std::byte> parse_text(const std::string& text, DType t, std::int64_t
     if (end == start) break;  // no number here: what was read is the result
     at = static_cast<std::size_t>(end - text.c_str());
     if (!match_sep(text, at, sep)) break;
+  }
+  // NumPy 2 refuses text left over that is not blank (a number it could not read).
+  if (count < 0 && text.find_first_not_of(" \t\n\r\v\f", at) != std::string::npos) {
+    throw ValueError("string or file could not be read to its end due to unmatched data");
   }
   // As an array of the values read, cast to t by the library (wrapping integers, as NumPy's
   // casts; a uint64 keeps its own bits).
