@@ -1,7 +1,7 @@
-// loom kernel loom_ew_greater_equal_logical_not_exp_less_etc_f32_3eeaceac
+// loom kernel loom_ew_greater_equal_logical_not_exp_less_etc_f32_f7f7cf6d
 // out0 = where(greater_equal(arange0, s1), exp(in2), where(bitwise_and(greater_equal(arange0, s3), less(arange0, s1)), add(in4, s5), multiply(in6, s7)))
 // rows loop over 2 dim(s), 32-bit indexing, 4 element(s) per access
-// structural key 3eeaceacee8a3133: scalars, sizes and strides are arguments
+// structural key f7f7cf6d05d6507f: scalars, sizes and strides are arguments
 #include "loom_core.cuh"
 
 struct Args {
@@ -63,7 +63,7 @@ __device__ __forceinline__ void guards(const Args& a, long long p0, bool& g0, bo
 }
 
 extern "C" __global__ void __launch_bounds__(256)
-loom_ew_greater_equal_logical_not_exp_less_etc_f32_3eeaceac(const __grid_constant__ Args a) {
+loom_ew_greater_equal_logical_not_exp_less_etc_f32_f7f7cf6d(const __grid_constant__ Args a) {
   const int i = ((int)blockIdx.x * blockDim.x + threadIdx.x) * 4;
   if (i >= a.inner) return;
   for (int row = (int)blockIdx.y * blockDim.y + threadIdx.y; row < a.rows; row += (int)gridDim.y * blockDim.y) {

@@ -1,7 +1,7 @@
-// loom kernel loom_ew_greater_equal_less_bitwise_and_logical_not_etc_f32_52941763
+// loom kernel loom_ew_greater_equal_less_bitwise_and_logical_not_etc_f32_1bdb403e
 // out0 = where(bitwise_and(bitwise_and(greater_equal(arange0, s1), less(arange0, s2)), bitwise_and(greater_equal(arange3, s4), less(arange3, s5))), multiply(in6, s7), in8)
 // rows loop over 2 dim(s), 32-bit indexing, 1 element(s) per access, 4 per thread a block's width apart
-// structural key 52941763d02fb7f1: scalars, sizes and strides are arguments
+// structural key 1bdb403ee108cb21: scalars, sizes and strides are arguments
 #include "loom_core.cuh"
 
 struct Args {
@@ -52,7 +52,7 @@ __device__ __forceinline__ void element(const Args& a, long long p0, long long p
 }
 
 extern "C" __global__ void __launch_bounds__(256)
-loom_ew_greater_equal_less_bitwise_and_logical_not_etc_f32_52941763(const __grid_constant__ Args a) {
+loom_ew_greater_equal_less_bitwise_and_logical_not_etc_f32_1bdb403e(const __grid_constant__ Args a) {
   const int i = (int)blockIdx.x * blockDim.x * 4 + threadIdx.x;
   if (i >= a.inner) return;
   for (int row = (int)blockIdx.y * blockDim.y + threadIdx.y; row < a.rows; row += (int)gridDim.y * blockDim.y) {

@@ -1,7 +1,7 @@
-// loom kernel loom_ew_greater_equal_logical_not_less_where_etc_f32_249542c8
+// loom kernel loom_ew_greater_equal_logical_not_less_where_etc_f32_81efeb6e
 // out0 = multiply(where(greater_equal(arange0, s1), in2, in3), s4)
 // rows loop over 2 dim(s), 32-bit indexing, 1 element(s) per access, 4 per thread a block's width apart
-// structural key 249542c8d9b219d8: scalars, sizes and strides are arguments
+// structural key 81efeb6eab0a2ce4: scalars, sizes and strides are arguments
 #include "loom_core.cuh"
 
 struct Args {
@@ -35,7 +35,7 @@ __device__ __forceinline__ void element(const Args& a, long long p0, const float
 }
 
 extern "C" __global__ void __launch_bounds__(256)
-loom_ew_greater_equal_logical_not_less_where_etc_f32_249542c8(const __grid_constant__ Args a) {
+loom_ew_greater_equal_logical_not_less_where_etc_f32_81efeb6e(const __grid_constant__ Args a) {
   const int i = (int)blockIdx.x * blockDim.x * 4 + threadIdx.x;
   if (i >= a.inner) return;
   for (int row = (int)blockIdx.y * blockDim.y + threadIdx.y; row < a.rows; row += (int)gridDim.y * blockDim.y) {
